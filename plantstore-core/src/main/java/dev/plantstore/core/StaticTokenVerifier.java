@@ -1,0 +1,62 @@
+package dev.plantstore.core;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Compares digests rather than tokens: every digest has the same length, so the comparison time says nothing about
+ * the length or any prefix of a configured token, and the tokens themselves are not kept.
+ */
+final class StaticTokenVerifier implements TokenVerifier {
+
+    /** RFC 6750 section 2.1, {@code b64token}. */
+    private static final Pattern BEARER_TOKEN = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
+
+    private final List<byte[]> digests;
+
+    StaticTokenVerifier(Collection<String> tokens) {
+        Objects.requireNonNull(tokens, "null tokens");
+        if (tokens.isEmpty()) {
+            throw new IllegalArgumentException("at least one token is required");
+        }
+        List<byte[]> accepted = new ArrayList<>(tokens.size());
+        int position = 0;
+        for (String token : tokens) {
+            position++;
+            if (token == null || !BEARER_TOKEN.matcher(token).matches()) {
+                throw new IllegalArgumentException("token " + position + " of " + tokens.size()
+                        + " is not a valid bearer token (letters, digits and -._~+/ then optional =)");
+            }
+            accepted.add(digest(token));
+        }
+        this.digests = List.copyOf(accepted);
+    }
+
+    @Override
+    public boolean verify(String token) {
+        if (token == null) {
+            return false;
+        }
+        byte[] presented = digest(token);
+        boolean matched = false;
+        for (byte[] known : digests) {
+            // No early exit: the time taken must not depend on which token, if any, matched.
+            matched |= MessageDigest.isEqual(known, presented);
+        }
+        return matched;
+    }
+
+    private static byte[] digest(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform provides SHA-256", e);
+        }
+    }
+}
