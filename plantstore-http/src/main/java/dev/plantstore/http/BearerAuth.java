@@ -1,0 +1,48 @@
+package dev.plantstore.http;
+
+import dev.plantstore.core.TokenVerifier;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+
+/**
+ * The before-handler that admits a request only with a valid bearer token (RFC 6750). It runs before any body is
+ * read, so a refused client learns nothing about the request it sent. The token is never logged or echoed.
+ */
+final class BearerAuth implements Handler {
+
+    static final String CHALLENGE = "Bearer realm=\"plantstore\"";
+    static final String INVALID_TOKEN_CHALLENGE = CHALLENGE + ", error=\"invalid_token\"";
+
+    private static final String SCHEME = "Bearer";
+
+    private final TokenVerifier verifier;
+
+    BearerAuth(TokenVerifier verifier) {
+        this.verifier = verifier;
+    }
+
+    @Override
+    public void handle(Context ctx) {
+        String authorization = ctx.header("Authorization");
+        if (authorization == null) {
+            throw unauthorized(ctx, CHALLENGE, "Authorization header is required: Bearer <token>");
+        }
+        // The scheme name is case-insensitive (RFC 9110 section 11.1); one or more spaces follow it.
+        if (!authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())
+                || (authorization.length() > SCHEME.length() && authorization.charAt(SCHEME.length()) != ' ')) {
+            throw unauthorized(ctx, CHALLENGE, "Authorization scheme must be Bearer");
+        }
+        String token = authorization.substring(SCHEME.length()).strip();
+        if (token.isEmpty()) {
+            throw unauthorized(ctx, CHALLENGE, "bearer token is missing");
+        }
+        if (!verifier.verify(token)) {
+            throw unauthorized(ctx, INVALID_TOKEN_CHALLENGE, "bearer token is not valid");
+        }
+    }
+
+    private static ApiProblem unauthorized(Context ctx, String challenge, String message) {
+        ctx.header("WWW-Authenticate", challenge);
+        return new ApiProblem(401, message);
+    }
+}

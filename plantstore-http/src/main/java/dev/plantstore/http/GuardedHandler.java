@@ -1,0 +1,47 @@
+package dev.plantstore.http;
+
+import dev.plantstore.core.ApiError;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wraps a handler so that whatever it throws becomes an Error body: an {@link ApiProblem} as itself, anything else as
+ * a 500 whose detail goes only to the log, under a reference the client is given. Doing this per handler rather than
+ * with Javalin's global exception mappers keeps an embedding application's own error handling untouched.
+ */
+final class GuardedHandler implements Handler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PlantStoreApi.class);
+
+    private final Handler work;
+
+    private GuardedHandler(Handler work) {
+        this.work = work;
+    }
+
+    static Handler guard(Handler work) {
+        return new GuardedHandler(work);
+    }
+
+    @Override
+    public void handle(Context ctx) {
+        try {
+            work.handle(ctx);
+        } catch (ApiProblem problem) {
+            Json.respond(ctx, problem.toError());
+            ctx.skipRemainingHandlers();
+        } catch (Exception e) {
+            respondInternalError(ctx, e);
+            ctx.skipRemainingHandlers();
+        }
+    }
+
+    static void respondInternalError(Context ctx, Exception e) {
+        String reference = UUID.randomUUID().toString();
+        LOG.error("request {} failed: {} {}", reference, ctx.method(), ctx.path(), e);
+        Json.respond(ctx, new ApiError(500, "internal server error; reference " + reference));
+    }
+}

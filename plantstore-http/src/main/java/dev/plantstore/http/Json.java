@@ -1,0 +1,75 @@
+package dev.plantstore.http;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import dev.plantstore.core.ApiError;
+import dev.plantstore.core.Plant;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** JSON bodies out, and the one factory every parser in this package comes from. */
+final class Json {
+
+    static final String CONTENT_TYPE = "application/json";
+
+    /**
+     * Thread-safe, and costly enough to build that there is one. Characters outside the Basic Multilingual Plane are
+     * written as UTF-8, as every other character is, rather than as a pair of surrogate escapes.
+     */
+    static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .build();
+
+    private Json() {
+    }
+
+    static void respond(Context ctx, int status, Plant plant) {
+        send(ctx, status, write(generator -> {
+            generator.writeStartObject();
+            generator.writeStringField("name", plant.name());
+            if (plant.tag() != null) {
+                generator.writeStringField("tag", plant.tag());
+            }
+            generator.writeEndObject();
+        }));
+    }
+
+    static void respond(Context ctx, ApiError error) {
+        send(ctx, error.error(), write(generator -> {
+            generator.writeStartObject();
+            generator.writeNumberField("error", error.error());
+            generator.writeStringField("message", error.message());
+            generator.writeEndObject();
+        }));
+    }
+
+    static void respondStatus(Context ctx, String status) {
+        send(ctx, 200, write(generator -> {
+            generator.writeStartObject();
+            generator.writeStringField("status", status);
+            generator.writeEndObject();
+        }));
+    }
+
+    private static void send(Context ctx, int status, byte[] body) {
+        ctx.status(status).contentType(CONTENT_TYPE).result(body);
+    }
+
+    private interface Writer {
+        void writeTo(JsonGenerator generator) throws IOException;
+    }
+
+    private static byte[] write(Writer writer) {
+        try (var bytes = new ByteArrayBuilder();
+             var generator = FACTORY.createGenerator(bytes)) {
+            writer.writeTo(generator);
+            generator.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing JSON to memory cannot fail", e);
+        }
+    }
+}

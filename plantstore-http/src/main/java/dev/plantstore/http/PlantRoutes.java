@@ -1,0 +1,38 @@
+package dev.plantstore.http;
+
+import dev.plantstore.core.ApiError;
+import dev.plantstore.core.CreateResult;
+import dev.plantstore.core.NewPlant;
+import dev.plantstore.core.PlantStore;
+import io.javalin.http.Context;
+
+/** The two operations of the interface, as Javalin handlers over a {@link PlantStore}. */
+final class PlantRoutes {
+
+    private final PlantStore store;
+    private final int maxBodyBytes;
+
+    PlantRoutes(PlantStore store, int maxBodyBytes) {
+        this.store = store;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    void create(Context ctx) {
+        NewPlant newPlant = NewPlantDecoder.decode(RequestBody.readJson(ctx, maxBodyBytes));
+        CreateResult result = store.create(newPlant);
+        if (result instanceof CreateResult.Created created) {
+            Json.respond(ctx, 200, created.plant());
+        } else {
+            Json.respond(ctx, new ApiError(409, "a plant with id " + newPlant.id() + " already exists"));
+        }
+    }
+
+    void delete(Context ctx) {
+        long id = PathId.parse(ctx.pathParam("id"));
+        if (store.delete(id)) {
+            ctx.status(204);
+        } else {
+            Json.respond(ctx, new ApiError(404, "no plant with id " + id));
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.plantstore.http;
+
+import static dev.plantstore.http.GuardedHandler.guard;
+
+import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.TokenVerifier;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.HandlerType;
+import java.util.Objects;
+
+/**
+ * The Plant Store API, ready to mount onto a Javalin application you own:
+ *
+ * <pre>{@code
+ * var api = PlantStoreApi.of(PlantStore.inMemory(), TokenVerifier.staticTokens(List.of(token)));
+ * Javalin.create(config -> {
+ *     api.mount(config);
+ *     config.routes.get("/", ctx -> ctx.result("my own routes stay mine"));
+ * }).start(8080);
+ * }</pre>
+ *
+ * <p>{@link #mount} adds {@code POST /plants}, {@code DELETE /plants/{id}}, a 405 with an {@code Allow} header for
+ * every other method on those paths, and a bearer-token before-handler on {@code /plants} and everything under it.
+ * It installs no global exception or error handler: every response of its routes, errors included, is written by the
+ * routes themselves as the interface's Error body. Immutable and thread-safe.
+ */
+public final class PlantStoreApi {
+
+    /** The request body limit unless {@link #withMaxBodyBytes} says otherwise: 64 KiB. */
+    public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+    private static final String COLLECTION = "/plants";
+    private static final String ITEM = "/plants/{id}";
+
+    private final PlantStore store;
+    private final TokenVerifier verifier;
+    private final int maxBodyBytes;
+
+    private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes) {
+        this.store = Objects.requireNonNull(store, "null store");
+        this.verifier = Objects.requireNonNull(verifier, "null verifier");
+        if (maxBodyBytes < 1 || maxBodyBytes == Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("maxBodyBytes must be between 1 and " + (Integer.MAX_VALUE - 1));
+        }
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    /** The API over this store, admitting requests whose bearer token the verifier accepts. */
+    public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
+        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES);
+    }
+
+    /** A copy with another request body limit; a larger body is answered with 413. */
+    public PlantStoreApi withMaxBodyBytes(int maxBodyBytes) {
+        return new PlantStoreApi(store, verifier, maxBodyBytes);
+    }
+
+    /** The request body limit in bytes. */
+    public int maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
+    /** The store this API serves. */
+    public PlantStore store() {
+        return store;
+    }
+
+    /** Adds the API's routes and its authentication to {@code config}. Call once per application. */
+    public void mount(JavalinConfig config) {
+        var auth = guard(new BearerAuth(verifier));
+        config.routes.before(COLLECTION, auth);
+        config.routes.before(COLLECTION + "/*", auth);
+
+        var routes = new PlantRoutes(store, maxBodyBytes);
+        config.routes.post(COLLECTION, guard(routes::create));
+        config.routes.delete(ITEM, guard(routes::delete));
+        refuseOtherMethods(config, COLLECTION, HandlerType.POST);
+        refuseOtherMethods(config, ITEM, HandlerType.DELETE);
+    }
+
+    private static void refuseOtherMethods(JavalinConfig config, String path, HandlerType allowed) {
+        var methodNotAllowed = guard(ctx -> {
+            ctx.header("Allow", allowed.name());
+            throw new ApiProblem(405, ctx.method().name() + " is not allowed on " + path + "; use " + allowed.name());
+        });
+        for (HandlerType method : HandlerType.values()) {
+            if (method.isHttpMethod() && !method.equals(allowed)) {
+                config.routes.addHttpHandler(method, path, methodNotAllowed);
+            }
+        }
+    }
+}

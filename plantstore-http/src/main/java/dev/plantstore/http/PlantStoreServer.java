@@ -1,0 +1,104 @@
+package dev.plantstore.http;
+
+import dev.plantstore.core.ApiError;
+import io.javalin.Javalin;
+import io.javalin.http.HttpResponseException;
+import java.time.Duration;
+import java.util.Objects;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Plant Store API as a standalone server. Besides the API it answers {@code GET /health} without authentication,
+ * gives every other path a 404 Error body, logs one access line per request (never its headers), and on
+ * {@link #close()} stops accepting connections while letting requests in flight finish.
+ *
+ * <pre>{@code
+ * try (var server = PlantStoreServer.start(api, "127.0.0.1", 0)) {
+ *     System.out.println("listening on port " + server.port());
+ * }
+ * }</pre>
+ */
+public final class PlantStoreServer implements AutoCloseable {
+
+    /** How long {@link #close()} waits for requests in flight before cutting them off. */
+    static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final Logger ACCESS = LoggerFactory.getLogger("dev.plantstore.access");
+
+    private final Javalin app;
+    private final String host;
+
+    private PlantStoreServer(Javalin app, String host) {
+        this.app = app;
+        this.host = host;
+    }
+
+    /**
+     * Starts a server on {@code host} and {@code port}; port 0 picks a free port, which {@link #port()} then reports.
+     *
+     * @throws io.javalin.util.JavalinBindException when the address cannot be bound
+     */
+    public static PlantStoreServer start(PlantStoreApi api, String host, int port) {
+        Objects.requireNonNull(host, "null host");
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be between 0 and 65535");
+        }
+        Javalin app = create(api, STOP_TIMEOUT);
+        app.start(host, port);
+        return new PlantStoreServer(app, host);
+    }
+
+    /**
+     * The application {@link #start} runs, not yet started, so that tests can start it with their own tools. Tests
+     * pass a zero stop timeout: a graceful stop costs about a second even when no request is in flight.
+     */
+    static Javalin create(PlantStoreApi api, Duration stopTimeout) {
+        Objects.requireNonNull(api, "null api");
+        return Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.startup.showOldJavalinVersionWarning = false;
+            config.jetty.modifyHttpConfiguration(http -> {
+                http.setSendServerVersion(false);
+                http.setSendXPoweredBy(false);
+            });
+            config.jetty.modifyServer(server -> {
+                // Javalin nests its handler inside this one, which tracks requests in flight for a graceful stop.
+                server.setHandler(new GracefulHandler());
+                server.setStopTimeout(stopTimeout.toMillis());
+            });
+            config.requestLogger.http((ctx, millis) -> ACCESS.info("{} {} {} {}ms",
+                    ctx.method().name(), ctx.path(), ctx.statusCode(), String.format("%.1f", millis)));
+
+            api.mount(config);
+            config.routes.get("/health", ctx -> Json.respondStatus(ctx, "UP"));
+            config.routes.exception(HttpResponseException.class,
+                    (e, ctx) -> Json.respond(ctx, new ApiError(e.getStatus(), describe(e, ctx))));
+            config.routes.exception(Exception.class, (e, ctx) -> GuardedHandler.respondInternalError(ctx, e));
+        });
+    }
+
+    private static String describe(HttpResponseException e, io.javalin.http.Context ctx) {
+        return e.getStatus() == 404 ? "no such resource: " + ctx.method().name() + " " + ctx.path() : e.getMessage();
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return app.port();
+    }
+
+    /** The host name or address the server was bound to. */
+    public String host() {
+        return host;
+    }
+
+    /**
+     * Stops the server: no new connections are accepted, requests in flight get up to {@link #STOP_TIMEOUT} to finish,
+     * then the server is gone. Idempotent.
+     */
+    @Override
+    public void close() {
+        app.stop();
+    }
+}

@@ -1,0 +1,65 @@
+package dev.plantstore.http;
+
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Reads a JSON request body within a size limit. The limit holds whether or not the client declared a length: a
+ * declared length over it is refused before reading, and an undeclared (chunked) body is read only to one byte past
+ * it.
+ */
+final class RequestBody {
+
+    private RequestBody() {
+    }
+
+    static byte[] readJson(Context ctx, int maxBytes) {
+        requireJsonMediaType(ctx.req().getContentType());
+        if (ctx.req().getContentLengthLong() > maxBytes) {
+            throw tooLarge(maxBytes);
+        }
+        byte[] body;
+        try (InputStream in = ctx.req().getInputStream()) {
+            body = in.readNBytes(maxBytes + 1);
+        } catch (IOException e) {
+            throw new ApiProblem(400, "request body could not be read");
+        }
+        if (body.length > maxBytes) {
+            throw tooLarge(maxBytes);
+        }
+        return body;
+    }
+
+    /**
+     * {@code application/json} in any letter case, with or without parameters; a charset, if given, must be UTF-8,
+     * the only encoding JSON allows (RFC 8259).
+     */
+    static void requireJsonMediaType(String contentType) {
+        if (contentType == null) {
+            throw unsupportedMediaType("Content-Type header is required: application/json");
+        }
+        String[] parts = contentType.split(";");
+        if (!parts[0].strip().equalsIgnoreCase(Json.CONTENT_TYPE)) {
+            throw unsupportedMediaType("Content-Type must be application/json");
+        }
+        for (int i = 1; i < parts.length; i++) {
+            String parameter = parts[i].strip();
+            int equals = parameter.indexOf('=');
+            if (equals > 0 && parameter.substring(0, equals).strip().equalsIgnoreCase("charset")) {
+                String charset = parameter.substring(equals + 1).strip().replace("\"", "");
+                if (!charset.equalsIgnoreCase("utf-8")) {
+                    throw unsupportedMediaType("Content-Type charset must be utf-8");
+                }
+            }
+        }
+    }
+
+    private static ApiProblem unsupportedMediaType(String message) {
+        return new ApiProblem(415, message);
+    }
+
+    private static ApiProblem tooLarge(int maxBytes) {
+        return new ApiProblem(413, "request body must not exceed " + maxBytes + " bytes");
+    }
+}

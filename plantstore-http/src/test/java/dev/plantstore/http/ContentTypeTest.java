@@ -1,0 +1,53 @@
+package dev.plantstore.http;
+
+import static dev.plantstore.http.TestApi.BEARER;
+import static dev.plantstore.http.TestApi.assertError;
+import static dev.plantstore.http.TestApi.post;
+import static dev.plantstore.http.TestApi.withServer;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.plantstore.core.PlantStore;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ContentTypeTest {
+
+    private static final String PLANT = "{\"id\":1,\"name\":\"Fern\"}";
+
+    private final PlantStore store = PlantStore.inMemory();
+
+    @ParameterizedTest(name = "Content-Type: {0}")
+    @ValueSource(strings = {"text/plain", "application/xml", "application/x-www-form-urlencoded",
+            "application/jsonx", "application/json-patch+json", "text/json",
+            "application/json; charset=iso-8859-1", "application/json;charset=utf-16"})
+    void contentTypeOtherThanJsonIs415(String contentType) {
+        withServer(store, (server, client) -> {
+            var response = post(client, BodyPublishers.ofString(PLANT),
+                    request -> request.header("Authorization", BEARER).header("Content-Type", contentType));
+            assertError(response, 415);
+            assertEquals(Optional.empty(), store.find(1));
+        });
+    }
+
+    @Test
+    void missingContentTypeIs415() {
+        withServer(store, (server, client) -> {
+            var response = post(client, BodyPublishers.ofString(PLANT), request -> request.header("Authorization", BEARER));
+            assertEquals("Content-Type header is required: application/json", assertError(response, 415));
+        });
+    }
+
+    @ParameterizedTest(name = "Content-Type: {0}")
+    @ValueSource(strings = {"application/json", "Application/JSON", "application/json; charset=utf-8",
+            "application/json;charset=UTF-8", "application/json; charset=\"utf-8\"", "application/json; v=1"})
+    void jsonWithParametersLikeCharsetUtf8IsAccepted(String contentType) {
+        withServer(store, (server, client) -> {
+            var response = post(client, BodyPublishers.ofString(PLANT),
+                    request -> request.header("Authorization", BEARER).header("Content-Type", contentType));
+            assertEquals(200, response.code());
+        });
+    }
+}
