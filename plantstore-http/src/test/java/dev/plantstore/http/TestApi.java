@@ -12,6 +12,7 @@ import io.javalin.testtools.HttpClient;
 import io.javalin.testtools.JavalinTest;
 import io.javalin.testtools.Response;
 import io.javalin.testtools.TestCase;
+import io.javalin.testtools.TestConfig;
 import java.net.http.HttpRequest.BodyPublisher;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.util.List;
@@ -22,6 +23,9 @@ final class TestApi {
 
     static final String TOKEN = "s3cret-Token_for.tests";
     static final String BEARER = "Bearer " + TOKEN;
+
+    /** No cookie clearing (the API sets none) and no log capture: Javalin's would swallow what {@link LogCapture} reads. */
+    private static final TestConfig OUR_OWN_LOG_CAPTURE = new TestConfig(false, false);
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final java.net.http.HttpClient RAW_CLIENT = java.net.http.HttpClient.newHttpClient();
@@ -35,7 +39,7 @@ final class TestApi {
 
     /** Runs the test against the standalone server's application on a free port. */
     static void withServer(PlantStoreApi api, TestCase test) {
-        JavalinTest.test(PlantStoreServer.create(api, java.time.Duration.ZERO), test);
+        JavalinTest.test(PlantStoreServer.create(api, java.time.Duration.ZERO), OUR_OWN_LOG_CAPTURE, test);
     }
 
     static void withServer(PlantStore store, TestCase test) {

@@ -1,0 +1,56 @@
+package dev.plantstore.http;
+
+import static dev.plantstore.http.TestApi.assertError;
+import static dev.plantstore.http.TestApi.create;
+import static dev.plantstore.http.TestApi.delete;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.plantstore.core.PlantStore;
+import io.javalin.Javalin;
+import io.javalin.testtools.JavalinTest;
+import org.junit.jupiter.api.Test;
+
+/** The API mounted onto an application that owns the rest of its routes and its error handling. */
+class EmbeddingTest {
+
+    private final PlantStore store = PlantStore.inMemory();
+
+    private Javalin hostApp() {
+        return Javalin.create(config -> {
+            TestApi.api(store).mount(config);
+            config.routes.get("/", ctx -> ctx.result("host home"));
+            config.routes.get("/plants-report", ctx -> ctx.result("host report"));
+            // Javalin runs a status-wide error handler on every response with that status, the API's own 404s
+            // included; a host that wants its pages leaves the API's JSON alone by scoping them to HTML.
+            config.routes.error(404, "html", ctx -> ctx.result("host 404"));
+        });
+    }
+
+    @Test
+    void mountedApiServesCreateAndDelete() {
+        JavalinTest.test(hostApp(), (server, client) -> {
+            assertEquals("{\"name\":\"Fern\"}", create(client, "{\"id\":1,\"name\":\"Fern\"}").body().string());
+            assertEquals(204, delete(client, "1").code());
+            assertEquals("no plant with id 1", assertError(delete(client, "1"), 404));
+        });
+    }
+
+    @Test
+    void hostRoutesNeedNoTokenEvenWhenTheyStartWithPlants() {
+        JavalinTest.test(hostApp(), (server, client) -> {
+            assertEquals("host home", client.get("/").body().string());
+            assertEquals("host report", client.get("/plants-report").body().string());
+        });
+    }
+
+    @Test
+    void hostKeepsItsOwnNotFoundHandling() {
+        JavalinTest.test(hostApp(), (server, client) -> assertEquals("host 404",
+                client.get("/elsewhere", request -> request.header("Accept", "text/html")).body().string()));
+    }
+
+    @Test
+    void apiRoutesStillRequireAToken() {
+        JavalinTest.test(hostApp(), (server, client) -> assertError(client.get("/plants"), 401));
+    }
+}
