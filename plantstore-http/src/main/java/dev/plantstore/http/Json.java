@@ -38,12 +38,16 @@ final class Json {
     }
 
     static void respond(Context ctx, ApiError error) {
-        send(ctx, error.error(), write(generator -> {
+        send(ctx, error.error(), bytes(error));
+    }
+
+    static byte[] bytes(ApiError error) {
+        return write(generator -> {
             generator.writeStartObject();
             generator.writeNumberField("error", error.error());
             generator.writeStringField("message", error.message());
             generator.writeEndObject();
-        }));
+        });
     }
 
     static void respondStatus(Context ctx, String status) {

@@ -30,7 +30,8 @@ final class PlantRoutes {
     void delete(Context ctx) {
         long id = PathId.parse(ctx.pathParam("id"));
         if (store.delete(id)) {
-            ctx.status(204);
+            // A 204 has no body, so nothing for a content type to describe; Javalin sets a default one up front.
+            ctx.status(204).res().setContentType(null);
         } else {
             Json.respond(ctx, new ApiError(404, "no plant with id " + id));
         }

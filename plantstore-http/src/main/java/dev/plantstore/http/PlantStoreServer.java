@@ -67,6 +67,7 @@ public final class PlantStoreServer implements AutoCloseable {
                 // Javalin nests its handler inside this one, which tracks requests in flight for a graceful stop.
                 server.setHandler(new GracefulHandler());
                 server.setStopTimeout(stopTimeout.toMillis());
+                server.setErrorHandler(new JsonErrorHandler());
             });
             config.requestLogger.http((ctx, millis) -> ACCESS.info("{} {} {} {}ms",
                     ctx.method().name(), ctx.path(), ctx.statusCode(), String.format("%.1f", millis)));

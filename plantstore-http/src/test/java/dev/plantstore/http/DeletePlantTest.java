@@ -25,6 +25,7 @@ class DeletePlantTest {
             var response = delete(client, "7");
             assertEquals(204, response.code());
             assertEquals("", response.body().string());
+            assertEquals(null, response.headers().get("Content-Type"));
             assertEquals(Optional.empty(), store.find(7));
         });
     }

@@ -1,0 +1,93 @@
+package dev.plantstore.app;
+
+import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.TokenVerifier;
+import dev.plantstore.http.PlantStoreApi;
+import dev.plantstore.http.PlantStoreServer;
+import io.javalin.util.JavalinBindException;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/** {@code java -jar plantstore.jar}: wires options, tokens, store and server together and runs until stopped. */
+public final class Main {
+
+    private static final int USAGE_ERROR = 2;
+    private static final int STARTUP_ERROR = 1;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        PrintStream out = System.out;
+        try {
+            Options options = Options.parse(Arrays.asList(args), System.getenv());
+            if (options.help()) {
+                out.print(Options.USAGE);
+                return;
+            }
+            start(options, System.getenv(), out);
+        } catch (UsageException e) {
+            System.err.println("plantstore: " + e.getMessage());
+            System.exit(USAGE_ERROR);
+        } catch (JavalinBindException e) {
+            System.err.println("plantstore: cannot listen: " + e.getMessage());
+            System.exit(STARTUP_ERROR);
+        }
+    }
+
+    private static void start(Options options, Map<String, String> env, PrintStream out) throws UsageException {
+        List<String> tokens = Tokens.configured(env.get("PLANTSTORE_TOKENS"), options.tokensFile());
+        String generatedToken = null;
+        if (tokens.isEmpty()) {
+            generatedToken = Tokens.generate();
+            tokens = List.of(generatedToken);
+        }
+        TokenVerifier verifier;
+        try {
+            verifier = TokenVerifier.staticTokens(tokens);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("configured " + e.getMessage());
+        }
+
+        var api = PlantStoreApi.of(PlantStore.inMemory(), verifier).withMaxBodyBytes(options.maxBodyBytes());
+        var server = PlantStoreServer.start(api, options.host(), options.port());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, out), "plantstore-shutdown"));
+
+        String url = "http://" + hostForUrl(options.host()) + ":" + server.port();
+        out.println("plantstore listening on " + url);
+        if (generatedToken != null) {
+            printGeneratedToken(out, generatedToken, url);
+        }
+        out.flush();
+    }
+
+    /**
+     * Runs on SIGTERM or SIGINT: the server stops accepting, lets requests in flight finish, and the process exits 0.
+     * The JVM would report 143 for SIGTERM however cleanly the hooks ran; a requested, completed stop is a success,
+     * so the hook ends the process itself once the server is down.
+     */
+    private static void stop(PlantStoreServer server, PrintStream out) {
+        server.close();
+        out.println("plantstore stopped");
+        out.flush();
+        Runtime.getRuntime().halt(0);
+    }
+
+    private static void printGeneratedToken(PrintStream out, String token, String url) {
+        String local = url.replace("://0.0.0.0:", "://127.0.0.1:").replace("://[::]:", "://[::1]:");
+        out.println();
+        out.println("No token configured (PLANTSTORE_TOKENS or --tokens-file), so this run accepts one generated token:");
+        out.println("  " + token);
+        out.println("Try it:");
+        out.println("  curl -i -X POST " + local + "/plants -H 'Authorization: Bearer " + token + "' \\");
+        out.println("       -H 'Content-Type: application/json' -d '{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}'");
+        out.println("  curl -i -X DELETE " + local + "/plants/1 -H 'Authorization: Bearer " + token + "'");
+        out.println();
+    }
+
+    private static String hostForUrl(String host) {
+        return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+}

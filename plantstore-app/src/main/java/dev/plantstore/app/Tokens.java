@@ -1,0 +1,71 @@
+package dev.plantstore.app;
+
+import java.io.IOException;
+import java.nio.charset.MalformedInputException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+/** Where the server's bearer tokens come from: the environment, a file, or, failing both, a fresh random one. */
+final class Tokens {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private Tokens() {
+    }
+
+    /** The configured tokens from {@code PLANTSTORE_TOKENS} and the tokens file together; empty when there are none. */
+    static List<String> configured(String environmentValue, Optional<Path> tokensFile) throws UsageException {
+        List<String> tokens = new ArrayList<>();
+        if (environmentValue != null) {
+            for (String token : environmentValue.split(",")) {
+                if (!token.isBlank()) {
+                    tokens.add(token.strip());
+                }
+            }
+        }
+        if (tokensFile.isPresent()) {
+            List<String> fromFile = readFile(tokensFile.get());
+            if (fromFile.isEmpty()) {
+                throw new UsageException("tokens file " + tokensFile.get() + " holds no token");
+            }
+            tokens.addAll(fromFile);
+        }
+        return tokens;
+    }
+
+    /** One token per line; blank lines and lines starting with {@code #} are skipped, surrounding spaces trimmed. */
+    static List<String> readFile(Path file) throws UsageException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new UsageException("tokens file " + file + " does not exist");
+        } catch (MalformedInputException e) {
+            throw new UsageException("tokens file " + file + " is not UTF-8 text");
+        } catch (IOException e) {
+            throw new UsageException("tokens file " + file + " cannot be read: " + e.getMessage());
+        }
+        List<String> tokens = new ArrayList<>();
+        for (String line : lines) {
+            String token = line.strip();
+            if (!token.isEmpty() && !token.startsWith("#")) {
+                tokens.add(token);
+            }
+        }
+        return tokens;
+    }
+
+    /** 256 random bits, base64url without padding: 43 characters, valid as a bearer token and in a shell. */
+    static String generate() {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+}
