@@ -26,7 +26,6 @@ final class LogCapture {
             System.setErr(original);
         }
         String log = captured.toString(StandardCharsets.UTF_8);
-        original.print(log);
         return log;
     }
 

@@ -1,0 +1,166 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The built jar, run as a user runs it: a separate process over real HTTP. */
+class JarIT {
+
+    private static final String TOKEN = "jar-test-token";
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    Path dir;
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpRequest.Builder create(RunningJar jar, String token, String json) {
+        return HttpRequest.newBuilder(jar.uri("/plants"))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+    }
+
+    private static HttpRequest.Builder delete(RunningJar jar, String token, long id) {
+        return HttpRequest.newBuilder(jar.uri("/plants/" + id)).header("Authorization", "Bearer " + token).DELETE();
+    }
+
+    @Test
+    void createAndDeleteOverRealHttp() throws Exception {
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN))) {
+            var created = send(create(jar, TOKEN, "{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}"));
+            assertEquals(200, created.statusCode());
+            assertEquals("{\"name\":\"Monstera\",\"tag\":\"aroid\"}", created.body());
+            assertEquals(409, send(create(jar, TOKEN, "{\"id\":1,\"name\":\"Fern\"}")).statusCode());
+            assertEquals(204, send(delete(jar, TOKEN, 1)).statusCode());
+            assertEquals(404, send(delete(jar, TOKEN, 1)).statusCode());
+            assertEquals(401, send(delete(jar, "wrong", 1)).statusCode());
+        }
+    }
+
+    @Test
+    void startupPrintsOneListeningLineAndAccessLinesWithoutTheToken() throws Exception {
+        String output;
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN))) {
+            send(create(jar, TOKEN, "{\"id\":1,\"name\":\"Fern\"}"));
+            output = jar.stopAndCollectOutput();
+        }
+        assertEquals(1, output.lines().filter(line -> line.startsWith("plantstore listening on http://")).count(), output);
+        assertTrue(output.lines().anyMatch(line -> line.matches(".* access - POST /plants 200 \\d+\\.\\dms")), output);
+        assertFalse(output.contains(TOKEN), output);
+    }
+
+    @Test
+    void withNoTokenConfiguredOneIsGeneratedPrintedWithACurlExampleAndWorks() throws Exception {
+        try (var jar = RunningJar.start(dir, Map.of())) {
+            String token = jar.generatedToken();
+            assertTrue(jar.outputSoFar().contains("curl -i -X POST " + jar.uri("/plants") + " -H 'Authorization: Bearer "
+                    + token + "'"), jar.outputSoFar());
+            assertEquals(200, send(create(jar, token, "{\"id\":1,\"name\":\"Fern\"}")).statusCode());
+        }
+    }
+
+    @Test
+    void tokensFileIsRead() throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens"), "# ops\nfile-token\n");
+        try (var jar = RunningJar.start(dir, Map.of(), "--tokens-file", tokens.toString())) {
+            assertEquals(200, send(create(jar, "file-token", "{\"id\":1,\"name\":\"Fern\"}")).statusCode());
+            assertFalse(jar.outputSoFar().contains("generated"), jar.outputSoFar());
+        }
+    }
+
+    @Test
+    void sigtermLetsARequestInFlightFinishRefusesNewConnectionsAndExitsZero() throws Exception {
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN))) {
+            String body = "{\"id\":42,\"name\":\"Slow Fern\"}";
+            try (var socket = new Socket("127.0.0.1", jar.port())) {
+                socket.setSoTimeout(15_000);
+                var out = socket.getOutputStream();
+                out.write(("POST /plants HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + TOKEN
+                        + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n"
+                        + body.substring(0, 10)).getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                Thread.sleep(200);
+
+                jar.process().destroy();
+                // Short pauses: while stopping, Jetty closes a connection that has been silent for a second.
+                Thread.sleep(300);
+                assertTrue(jar.process().isAlive(), "waits for the request in flight");
+                assertThrows(ConnectException.class, () -> new Socket("127.0.0.1", jar.port()).close());
+
+                out.write(body.substring(10).getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                String response = readResponse(socket.getInputStream());
+                assertTrue(response.startsWith("HTTP/1.1 200 "), response);
+                assertTrue(response.endsWith("{\"name\":\"Slow Fern\"}"), response);
+            }
+            assertTrue(jar.process().waitFor(15, TimeUnit.SECONDS), "exits within the stop timeout");
+            assertEquals(0, jar.process().exitValue());
+            assertTrue(jar.outputSoFar().contains("plantstore stopped"), jar.outputSoFar());
+        }
+    }
+
+    private static String readResponse(InputStream in) throws IOException {
+        var text = new StringBuilder();
+        byte[] buffer = new byte[1024];
+        while (!text.toString().endsWith("}")) {
+            int read = in.read(buffer);
+            if (read < 0) {
+                break;
+            }
+            text.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+        }
+        return text.toString();
+    }
+
+    @Test
+    void helpPrintsUsageAndExitsZero() throws Exception {
+        var result = RunningJar.runToCompletion(dir, "--help");
+        assertEquals(0, result.exitCode());
+        assertTrue(result.stdout().startsWith("Usage: java -jar plantstore.jar [options]"), result.stdout());
+    }
+
+    @Test
+    void unknownFlagPrintsOneLineAndExitsTwo() throws Exception {
+        var result = RunningJar.runToCompletion(dir, "--frobnicate");
+        assertEquals(2, result.exitCode());
+        assertEquals("plantstore: unknown option --frobnicate (see --help)\n", result.stderr());
+    }
+
+    @Test
+    void badValuePrintsOneLineAndExitsTwo() throws Exception {
+        var result = RunningJar.runToCompletion(dir, "--port", "seventy");
+        assertEquals(2, result.exitCode());
+        assertEquals("plantstore: --port must be an integer from 0 to 65535, got 'seventy'\n", result.stderr());
+    }
+
+    @Test
+    void portInUsePrintsOneLineAndExitsOne() throws Exception {
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN))) {
+            var result = RunningJar.runToCompletion(dir, "--host", "127.0.0.1", "--port", Integer.toString(jar.port()));
+            assertEquals(1, result.exitCode());
+            assertEquals(1, result.stderr().lines().count(), result.stderr());
+            assertTrue(result.stderr().startsWith("plantstore: cannot listen"), result.stderr());
+        }
+    }
+}

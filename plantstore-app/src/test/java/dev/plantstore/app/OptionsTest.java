@@ -1,0 +1,94 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class OptionsTest {
+
+    private static Options parse(Map<String, String> env, String... args) throws UsageException {
+        return Options.parse(List.of(args), env);
+    }
+
+    private static String refusal(Map<String, String> env, String... args) {
+        return assertThrows(UsageException.class, () -> parse(env, args)).getMessage();
+    }
+
+    @Test
+    void defaultsAreAllInterfacesPort8080And64KiB() throws UsageException {
+        assertEquals(new Options("0.0.0.0", 8080, 65_536, Optional.empty(), false), parse(Map.of()));
+    }
+
+    @Test
+    void flagsTakeTheirValueAfterASpaceOrAnEqualsSign() throws UsageException {
+        var options = parse(Map.of(), "--host", "127.0.0.1", "--port=0", "--max-body-bytes", "1024",
+                "--tokens-file=/etc/plantstore/tokens");
+        assertEquals(new Options("127.0.0.1", 0, 1024, Optional.of(Path.of("/etc/plantstore/tokens")), false), options);
+    }
+
+    @Test
+    void environmentVariablesAreTheFallback() throws UsageException {
+        var env = Map.of("PLANTSTORE_HOST", "::1", "PLANTSTORE_PORT", "9000", "PLANTSTORE_MAX_BODY_BYTES", "10",
+                "PLANTSTORE_TOKENS_FILE", "tokens.txt");
+        assertEquals(new Options("::1", 9000, 10, Optional.of(Path.of("tokens.txt")), false), parse(env));
+    }
+
+    @Test
+    void aFlagBeatsItsEnvironmentVariable() throws UsageException {
+        assertEquals(7000, parse(Map.of("PLANTSTORE_PORT", "9000"), "--port", "7000").port());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"-h", "--help"})
+    void helpIsRecognisedBeforeAnythingElse(String flag) throws UsageException {
+        assertTrue(parse(Map.of("PLANTSTORE_PORT", "bad"), flag, "--nonsense").help());
+    }
+
+    @Test
+    void unknownFlagIsRefusedNamingIt() {
+        assertEquals("unknown option --verbose (see --help)", refusal(Map.of(), "--verbose"));
+    }
+
+    @Test
+    void positionalArgumentIsRefused() {
+        assertEquals("unexpected argument 8080 (see --help)", refusal(Map.of(), "8080"));
+    }
+
+    @Test
+    void flagWithoutItsValueIsRefused() {
+        assertEquals("--port needs a value (see --help)", refusal(Map.of(), "--port"));
+    }
+
+    @ParameterizedTest(name = "--port {0}")
+    @ValueSource(strings = {"-1", "65536", "http", "80.5", ""})
+    void portOutsideZeroTo65535IsRefused(String port) {
+        assertEquals("--port must be an integer from 0 to 65535, got '" + port + "'", refusal(Map.of(), "--port", port));
+    }
+
+    @Test
+    void badEnvironmentValueIsRefusedNamingTheVariable() {
+        assertEquals("PLANTSTORE_MAX_BODY_BYTES must be an integer from 1 to 2147483646, got '0'",
+                refusal(Map.of("PLANTSTORE_MAX_BODY_BYTES", "0")));
+    }
+
+    @Test
+    void emptyHostIsRefused() {
+        assertEquals("--host must not be empty", refusal(Map.of(), "--host", " "));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"--tokens", "--token"})
+    void tokensAreNeverTakenFromAFlag(String flag) {
+        String message = refusal(Map.of(), flag, "secret");
+        assertTrue(message.contains("visible to every user through ps"), message);
+        assertTrue(!message.contains("secret"), message);
+    }
+}
