@@ -56,10 +56,11 @@ public final class Main {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, out), "plantstore-shutdown"));
 
         String url = "http://" + hostForUrl(options.host()) + ":" + server.port();
-        out.println("plantstore listening on " + url);
         if (generatedToken != null) {
             printGeneratedToken(out, generatedToken, url);
         }
+        // Last, so that whoever waits for this line finds everything above it already printed.
+        out.println("plantstore listening on " + url);
         out.flush();
     }
 
@@ -77,14 +78,12 @@ public final class Main {
 
     private static void printGeneratedToken(PrintStream out, String token, String url) {
         String local = url.replace("://0.0.0.0:", "://127.0.0.1:").replace("://[::]:", "://[::1]:");
-        out.println();
         out.println("No token configured (PLANTSTORE_TOKENS or --tokens-file), so this run accepts one generated token:");
         out.println("  " + token);
         out.println("Try it:");
         out.println("  curl -i -X POST " + local + "/plants -H 'Authorization: Bearer " + token + "' \\");
         out.println("       -H 'Content-Type: application/json' -d '{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}'");
         out.println("  curl -i -X DELETE " + local + "/plants/1 -H 'Authorization: Bearer " + token + "'");
-        out.println();
     }
 
     private static String hostForUrl(String host) {
