@@ -31,13 +31,14 @@ public final class Main {
         } catch (UsageException e) {
             System.err.println("plantstore: " + e.getMessage());
             System.exit(USAGE_ERROR);
-        } catch (JavalinBindException e) {
-            System.err.println("plantstore: cannot listen: " + e.getMessage());
+        } catch (CannotListenException e) {
+            System.err.println("plantstore: " + e.getMessage());
             System.exit(STARTUP_ERROR);
         }
     }
 
-    private static void start(Options options, Map<String, String> env, PrintStream out) throws UsageException {
+    private static void start(Options options, Map<String, String> env, PrintStream out)
+            throws UsageException, CannotListenException {
         List<String> tokens = Tokens.configured(env.get("PLANTSTORE_TOKENS"), options.tokensFile());
         String generatedToken = null;
         if (tokens.isEmpty()) {
@@ -52,7 +53,13 @@ public final class Main {
         }
 
         var api = PlantStoreApi.of(PlantStore.inMemory(), verifier).withMaxBodyBytes(options.maxBodyBytes());
-        var server = PlantStoreServer.start(api, options.host(), options.port());
+        PlantStoreServer server;
+        try {
+            server = PlantStoreServer.start(api, options.host(), options.port());
+        } catch (JavalinBindException e) {
+            throw new CannotListenException("cannot listen on " + options.host() + ":" + options.port() + ": "
+                    + rootCause(e));
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, out), "plantstore-shutdown"));
 
         String url = "http://" + hostForUrl(options.host()) + ":" + server.port();
@@ -84,6 +91,18 @@ public final class Main {
         out.println("  curl -i -X POST " + local + "/plants -H 'Authorization: Bearer " + token + "' \\");
         out.println("       -H 'Content-Type: application/json' -d '{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}'");
         out.println("  curl -i -X DELETE " + local + "/plants/1 -H 'Authorization: Bearer " + token + "'");
+    }
+
+    /** Javalin's own message blames a busy port whatever went wrong; the innermost cause says what did. */
+    private static String rootCause(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        if (root instanceof java.nio.channels.UnresolvedAddressException) {
+            return "unknown host";
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     private static String hostForUrl(String host) {

@@ -159,8 +159,16 @@ class JarIT {
         try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN))) {
             var result = RunningJar.runToCompletion(dir, "--host", "127.0.0.1", "--port", Integer.toString(jar.port()));
             assertEquals(1, result.exitCode());
-            assertEquals(1, result.stderr().lines().count(), result.stderr());
-            assertTrue(result.stderr().startsWith("plantstore: cannot listen"), result.stderr());
+            assertEquals("plantstore: cannot listen on 127.0.0.1:" + jar.port() + ": Address already in use\n",
+                    result.stderr());
+            assertEquals("", result.stdout());
         }
+    }
+
+    @Test
+    void unknownHostPrintsOneLineAndExitsOne() throws Exception {
+        var result = RunningJar.runToCompletion(dir, "--host", "no-such-host.invalid", "--port", "0");
+        assertEquals(1, result.exitCode());
+        assertEquals("plantstore: cannot listen on no-such-host.invalid:0: unknown host\n", result.stderr());
     }
 }

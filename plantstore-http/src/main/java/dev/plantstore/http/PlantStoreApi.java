@@ -55,16 +55,6 @@ public final class PlantStoreApi {
         return new PlantStoreApi(store, verifier, maxBodyBytes);
     }
 
-    /** The request body limit in bytes. */
-    public int maxBodyBytes() {
-        return maxBodyBytes;
-    }
-
-    /** The store this API serves. */
-    public PlantStore store() {
-        return store;
-    }
-
     /** Adds the API's routes and its authentication to {@code config}. Call once per application. */
     public void mount(JavalinConfig config) {
         var auth = guard(new BearerAuth(verifier));
