@@ -2,6 +2,7 @@ package dev.plantstore.http;
 
 import dev.plantstore.core.ApiError;
 import io.javalin.Javalin;
+import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.time.Duration;
 import java.util.Objects;
@@ -70,7 +71,7 @@ public final class PlantStoreServer implements AutoCloseable {
                 server.setErrorHandler(new JsonErrorHandler());
             });
             config.requestLogger.http((ctx, millis) -> ACCESS.info("{} {} {} {}ms",
-                    ctx.method().name(), ctx.path(), ctx.statusCode(), String.format("%.1f", millis)));
+                    ctx.method().name(), ctx.path(), ctx.statusCode(), Math.round(millis * 10) / 10.0));
 
             api.mount(config);
             config.routes.get("/health", ctx -> Json.respondStatus(ctx, "UP"));
@@ -80,7 +81,7 @@ public final class PlantStoreServer implements AutoCloseable {
         });
     }
 
-    private static String describe(HttpResponseException e, io.javalin.http.Context ctx) {
+    private static String describe(HttpResponseException e, Context ctx) {
         return e.getStatus() == 404 ? "no such resource: " + ctx.method().name() + " " + ctx.path() : e.getMessage();
     }
 

@@ -79,4 +79,22 @@ class CreatePlantTest {
             assertEquals(Optional.of(new Plant("Cact\u00fas \uD83C\uDF35", "\u00e9\"q\"")), store.find(6));
         });
     }
+
+    @Test
+    void namesAndTagsAreStoredAsSentWithoutTrimming() {
+        withServer(store, (server, client) -> {
+            assertEquals("{\"name\":\"  Fern \",\"tag\":\" \"}",
+                    create(client, "{\"id\":7,\"name\":\"  Fern \",\"tag\":\" \"}").body().string());
+            assertEquals(Optional.of(new Plant("  Fern ", " ")), store.find(7));
+        });
+    }
+
+    @Test
+    void anEmptyTagIsATagUnlikeNull() {
+        withServer(store, (server, client) -> {
+            assertEquals("{\"name\":\"Fern\",\"tag\":\"\"}",
+                    create(client, "{\"id\":8,\"name\":\"Fern\",\"tag\":\"\"}").body().string());
+            assertEquals(Optional.of(new Plant("Fern", "")), store.find(8));
+        });
+    }
 }
