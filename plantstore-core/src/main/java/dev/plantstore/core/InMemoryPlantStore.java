@@ -7,7 +7,8 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * {@link PlantStore} on a {@link ConcurrentHashMap}: {@code putIfAbsent} and {@code remove} give the atomic
- * create-once and delete-once the interface promises without a lock of our own.
+ * create-once and delete-once the interface promises without a lock of our own. Reads never lock; a write
+ * compare-and-sets into an empty bin and locks only its one bin when two ids share it.
  */
 final class InMemoryPlantStore implements PlantStore {
 
