@@ -1,11 +1,14 @@
 package dev.plantstore.core;
 
+import java.time.Duration;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * Keeps plants by id. Implementations are safe for concurrent use by any number of threads, and each operation is
  * atomic: of many concurrent creates of one id exactly one is {@link CreateResult.Created}, and of many concurrent
- * deletes of one id exactly one returns {@code true}.
+ * deletes of one id exactly one returns {@code true}. A store backed by something outside the process throws
+ * {@link StoreUnavailableException} when that cannot be reached.
  *
  * <pre>{@code
  * PlantStore store = PlantStore.inMemory();
@@ -15,7 +18,7 @@ import java.util.Optional;
  * }
  * }</pre>
  */
-public interface PlantStore {
+public interface PlantStore extends AutoCloseable {
 
     /** Adds the plant unless its id is taken; a taken id leaves the stored plant as it was. */
     CreateResult create(NewPlant plant);
@@ -26,8 +29,40 @@ public interface PlantStore {
     /** The plant stored under this id, if any. */
     Optional<Plant> find(long id);
 
+    /**
+     * Whether the store can serve requests now; a database-backed store checks its connection. Answers within a
+     * bounded time and never throws.
+     */
+    default boolean isAvailable() {
+        return true;
+    }
+
+    /** Releases what the store holds (threads, connections). Operations after {@code close} fail. */
+    @Override
+    default void close() {
+    }
+
     /** A store that keeps its plants in this process's memory: fast, lock-free for reads, and gone on exit. */
     static PlantStore inMemory() {
         return new InMemoryPlantStore();
+    }
+
+    /**
+     * A store in the database behind {@code dataSource}, in table {@code plants}, created when missing. Each create
+     * or delete is acknowledged only once committed; concurrent ones share a transaction (group commit). An
+     * operation that cannot finish within five seconds throws {@link StoreUnavailableException}.
+     *
+     * <p>Works with any database that supports {@code INSERT ... ON CONFLICT DO NOTHING}: SQLite and PostgreSQL are
+     * tested. The store opens and closes its connections through {@code dataSource} as it needs them.
+     *
+     * @throws StoreUnavailableException when the database cannot be reached or its schema is of a newer release
+     */
+    static PlantStore jdbc(DataSource dataSource) {
+        return jdbc(dataSource, JdbcPlantStore.DEFAULT_TIMEOUT);
+    }
+
+    /** As {@link #jdbc(DataSource)}, with another bound on how long one operation may take. */
+    static PlantStore jdbc(DataSource dataSource, Duration timeout) {
+        return new JdbcPlantStore(dataSource, timeout);
     }
 }

@@ -24,11 +24,15 @@ final class PlantText {
 
     /**
      * A Java string can hold an unpaired UTF-16 surrogate (JSON's {@code "\ud800"} decodes to one), which is not a
-     * Unicode character: it cannot be encoded as UTF-8, so storing it would lose data on the way back out.
+     * Unicode character: it cannot be encoded as UTF-8, so storing it would lose data on the way back out. U+0000 is
+     * refused too: PostgreSQL cannot store it in text, and every store must accept exactly the same plants.
      */
     private static void requireValidUnicode(String field, String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
+            if (c == '\u0000') {
+                throw new InvalidPlantException(field + " must not contain U+0000 (at index " + i + ")");
+            }
             if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {

@@ -45,6 +45,14 @@ class NewPlantValidationTest {
     }
 
     @Test
+    void nulCharacterIsRefusedInNameAndTag() {
+        var name = assertThrows(InvalidPlantException.class, () -> new NewPlant(1, "a\u0000", null));
+        assertEquals("name must not contain U+0000 (at index 1)", name.getMessage());
+        var tag = assertThrows(InvalidPlantException.class, () -> new NewPlant(1, "a", "\u0000"));
+        assertEquals("tag must not contain U+0000 (at index 0)", tag.getMessage());
+    }
+
+    @Test
     void reversedSurrogatePairIsRefused() {
         assertThrows(InvalidPlantException.class, () -> new NewPlant(1, "\uDC00\uD800", null));
     }

@@ -133,6 +133,14 @@ class CreateBodyValidationTest {
         assertRefused("{\"id\":1,\"name\":\"" + escapedName + "\"}", "name must be valid Unicode text");
     }
 
+    @ParameterizedTest(name = "body [{0}]")
+    @CsvSource(delimiter = '|', value = {
+        "{\"id\":1,\"name\":\"a\\u0000b\"}          | name must not contain U+0000",
+        "{\"id\":1,\"name\":\"a\",\"tag\":\"\\u0000\"} | tag must not contain U+0000"})
+    void nulCharacterIs400(String body, String expected) {
+        assertRefused(body, expected);
+    }
+
     @ParameterizedTest(name = "bytes {0}")
     @ValueSource(strings = {"ff", "c0af", "eda080", "e282"})
     void bodyThatIsNotUtf8Is400(String hex) {

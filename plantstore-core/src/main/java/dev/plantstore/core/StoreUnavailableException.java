@@ -1,0 +1,19 @@
+package dev.plantstore.core;
+
+/**
+ * The store cannot be reached or did not answer in time: the database is down, the disk failed, the store is closed
+ * or overloaded. The operation may be retried later. After a time-out its outcome is unknown: a create that did land
+ * shows as a duplicate when retried.
+ */
+public final class StoreUnavailableException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    StoreUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    StoreUnavailableException(String message) {
+        super(message);
+    }
+}
