@@ -1,6 +1,7 @@
 package dev.plantstore.http;
 
 import dev.plantstore.core.ApiError;
+import dev.plantstore.core.StoreUnavailableException;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import java.util.UUID;
@@ -33,10 +34,22 @@ final class GuardedHandler implements Handler {
         } catch (ApiProblem problem) {
             Json.respond(ctx, problem.toError());
             ctx.skipRemainingHandlers();
+        } catch (StoreUnavailableException e) {
+            respondUnavailable(ctx, e);
+            ctx.skipRemainingHandlers();
         } catch (Exception e) {
             respondInternalError(ctx, e);
             ctx.skipRemainingHandlers();
         }
+    }
+
+    /** The store is down or slow: a condition to retry, not a bug, so one log line without a stack trace. */
+    static void respondUnavailable(Context ctx, StoreUnavailableException e) {
+        Throwable cause = e.getCause();
+        LOG.warn("{} {} answered 503: {}{}", ctx.method(), ctx.path(), e.getMessage(),
+                cause == null ? "" : " (" + cause.getMessage() + ")");
+        ctx.header("Retry-After", "1");
+        Json.respond(ctx, new ApiError(503, "the plant store is unavailable; try again later"));
     }
 
     static void respondInternalError(Context ctx, Exception e) {

@@ -50,8 +50,8 @@ final class Json {
         });
     }
 
-    static void respondStatus(Context ctx, String status) {
-        send(ctx, 200, write(generator -> {
+    static void respondStatus(Context ctx, int code, String status) {
+        send(ctx, code, write(generator -> {
             generator.writeStartObject();
             generator.writeStringField("status", status);
             generator.writeEndObject();

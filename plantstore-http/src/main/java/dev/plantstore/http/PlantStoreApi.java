@@ -22,7 +22,8 @@ import java.util.Objects;
  * <p>{@link #mount} adds {@code POST /plants}, {@code DELETE /plants/{id}}, a 405 with an {@code Allow} header for
  * every other method on those paths, and a bearer-token before-handler on {@code /plants} and everything under it.
  * It installs no global exception or error handler: every response of its routes, errors included, is written by the
- * routes themselves as the interface's Error body. Immutable and thread-safe.
+ * routes themselves as the interface's Error body; a {@link dev.plantstore.core.StoreUnavailableException} from the
+ * store is a 503. Immutable and thread-safe.
  */
 public final class PlantStoreApi {
 
@@ -53,6 +54,10 @@ public final class PlantStoreApi {
     /** A copy with another request body limit; a larger body is answered with 413. */
     public PlantStoreApi withMaxBodyBytes(int maxBodyBytes) {
         return new PlantStoreApi(store, verifier, maxBodyBytes);
+    }
+
+    PlantStore store() {
+        return store;
     }
 
     /** Adds the API's routes and its authentication to {@code config}. Call once per application. */

@@ -11,7 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Plant Store API as a standalone server. Besides the API it answers {@code GET /health} without authentication,
+ * The Plant Store API as a standalone server. Besides the API it answers {@code GET /health} without authentication
+ * (200 {@code {"status":"UP"}}, or 503 {@code {"status":"DOWN"}} while the store cannot be reached),
  * gives every other path a 404 Error body, logs one access line per request (never its headers), and on
  * {@link #close()} stops accepting connections while letting requests in flight finish.
  *
@@ -74,7 +75,13 @@ public final class PlantStoreServer implements AutoCloseable {
                     ctx.method().name(), ctx.path(), ctx.statusCode(), Math.round(millis * 10) / 10.0));
 
             api.mount(config);
-            config.routes.get("/health", ctx -> Json.respondStatus(ctx, "UP"));
+            config.routes.get("/health", ctx -> {
+                if (api.store().isAvailable()) {
+                    Json.respondStatus(ctx, 200, "UP");
+                } else {
+                    Json.respondStatus(ctx, 503, "DOWN");
+                }
+            });
             config.routes.exception(HttpResponseException.class,
                     (e, ctx) -> Json.respond(ctx, new ApiError(e.getStatus(), describe(e, ctx))));
             config.routes.exception(Exception.class, (e, ctx) -> GuardedHandler.respondInternalError(ctx, e));
