@@ -1,6 +1,5 @@
 package dev.plantstore.app;
 
-import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
@@ -31,14 +30,14 @@ public final class Main {
         } catch (UsageException e) {
             System.err.println("plantstore: " + e.getMessage());
             System.exit(USAGE_ERROR);
-        } catch (CannotListenException e) {
+        } catch (StartupException e) {
             System.err.println("plantstore: " + e.getMessage());
             System.exit(STARTUP_ERROR);
         }
     }
 
     private static void start(Options options, Map<String, String> env, PrintStream out)
-            throws UsageException, CannotListenException {
+            throws UsageException, StartupException {
         List<String> tokens = Tokens.configured(env.get("PLANTSTORE_TOKENS"), options.tokensFile());
         String generatedToken = null;
         if (tokens.isEmpty()) {
@@ -52,15 +51,18 @@ public final class Main {
             throw new UsageException("configured " + e.getMessage());
         }
 
-        var api = PlantStoreApi.of(PlantStore.inMemory(), verifier).withMaxBodyBytes(options.maxBodyBytes());
+        OpenStore store = OpenStore.open(options.store(), env);
+        var api = PlantStoreApi.of(store.store(), verifier).withMaxBodyBytes(options.maxBodyBytes());
         PlantStoreServer server;
         try {
             server = PlantStoreServer.start(api, options.host(), options.port());
         } catch (JavalinBindException e) {
-            throw new CannotListenException("cannot listen on " + options.host() + ":" + options.port() + ": "
-                    + rootCause(e));
+            store.close();
+            // Javalin's own message blames a busy port whatever went wrong.
+            throw new StartupException("cannot listen on " + options.host() + ":" + options.port() + ": "
+                    + Failures.rootMessage(e));
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, out), "plantstore-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, store, out), "plantstore-shutdown"));
 
         String url = "http://" + hostForUrl(options.host()) + ":" + server.port();
         if (generatedToken != null) {
@@ -72,12 +74,14 @@ public final class Main {
     }
 
     /**
-     * Runs on SIGTERM or SIGINT: the server stops accepting, lets requests in flight finish, and the process exits 0.
+     * Runs on SIGTERM or SIGINT: the server stops accepting and lets requests in flight finish, the store commits
+     * what it was given and closes, and the process exits 0.
      * The JVM would report 143 for SIGTERM however cleanly the hooks ran; a requested, completed stop is a success,
      * so the hook ends the process itself once the server is down.
      */
-    private static void stop(PlantStoreServer server, PrintStream out) {
+    private static void stop(PlantStoreServer server, OpenStore store, PrintStream out) {
         server.close();
+        store.close();
         out.println("plantstore stopped");
         out.flush();
         Runtime.getRuntime().halt(0);
@@ -91,18 +95,6 @@ public final class Main {
         out.println("  curl -i -X POST " + local + "/plants -H 'Authorization: Bearer " + token + "' \\");
         out.println("       -H 'Content-Type: application/json' -d '{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}'");
         out.println("  curl -i -X DELETE " + local + "/plants/1 -H 'Authorization: Bearer " + token + "'");
-    }
-
-    /** Javalin's own message blames a busy port whatever went wrong; the innermost cause says what did. */
-    private static String rootCause(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null) {
-            root = root.getCause();
-        }
-        if (root instanceof java.nio.channels.UnresolvedAddressException) {
-            return "unknown host";
-        }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     private static String hostForUrl(String host) {

@@ -10,7 +10,7 @@ import java.util.Optional;
  * The server's settings. Each comes from its flag, else from its environment variable, else from its default.
  * Tokens never come from a flag value, which any user could read with {@code ps}.
  */
-record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, boolean help) {
+record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean help) {
 
     static final String DEFAULT_HOST = "0.0.0.0";
     static final int DEFAULT_PORT = 8080;
@@ -25,6 +25,12 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
               --port PORT             port to listen on, 0 for any free port (PLANTSTORE_PORT, default 8080)
               --max-body-bytes N      largest request body accepted (PLANTSTORE_MAX_BODY_BYTES, default 65536)
               --tokens-file FILE      bearer tokens, one per line, # starts a comment (PLANTSTORE_TOKENS_FILE)
+              --store STORE           where plants are kept (PLANTSTORE_STORE, default sqlite:plantstore.db):
+                                        memory                  in this process only, gone on exit
+                                        sqlite:PATH             a SQLite file, every acknowledged write on disk
+                                        jdbc:postgresql://...   PostgreSQL, shared by several instances; the user
+                                                                and password come from the URL or from
+                                                                PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD
               -h, --help              print this help and exit
 
             Tokens also come from PLANTSTORE_TOKENS (comma-separated). With no token configured, one is
@@ -36,21 +42,24 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
         String port = env.get("PLANTSTORE_PORT");
         String maxBodyBytes = env.get("PLANTSTORE_MAX_BODY_BYTES");
         String tokensFile = env.get("PLANTSTORE_TOKENS_FILE");
+        String store = env.get("PLANTSTORE_STORE");
         String hostSource = "PLANTSTORE_HOST";
         String portSource = "PLANTSTORE_PORT";
         String maxBodySource = "PLANTSTORE_MAX_BODY_BYTES";
         String tokensFileSource = "PLANTSTORE_TOKENS_FILE";
+        String storeSource = "PLANTSTORE_STORE";
 
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             if (arg.equals("-h") || arg.equals("--help")) {
-                return new Options(DEFAULT_HOST, DEFAULT_PORT, PlantStoreApi.DEFAULT_MAX_BODY_BYTES, Optional.empty(), true);
+                return new Options(DEFAULT_HOST, DEFAULT_PORT, PlantStoreApi.DEFAULT_MAX_BODY_BYTES, Optional.empty(),
+                        StoreSpec.parse("default", StoreSpec.DEFAULT), true);
             }
             int equals = arg.indexOf('=');
             String flag = arg.startsWith("--") && equals > 0 ? arg.substring(0, equals) : arg;
             String value;
             switch (flag) {
-                case "--host", "--port", "--max-body-bytes", "--tokens-file" -> {
+                case "--host", "--port", "--max-body-bytes", "--tokens-file", "--store" -> {
                     if (equals > 0 && arg.startsWith("--")) {
                         value = arg.substring(equals + 1);
                     } else if (i + 1 < args.size()) {
@@ -77,6 +86,10 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                     maxBodyBytes = value;
                     maxBodySource = flag;
                 }
+                case "--store" -> {
+                    store = value;
+                    storeSource = flag;
+                }
                 default -> {
                     tokensFile = value;
                     tokensFileSource = flag;
@@ -91,6 +104,7 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                         ? PlantStoreApi.DEFAULT_MAX_BODY_BYTES
                         : parseInt(maxBodySource, maxBodyBytes, 1, Integer.MAX_VALUE - 1),
                 tokensFile == null ? Optional.empty() : Optional.of(Path.of(requireNonBlank(tokensFileSource, tokensFile))),
+                StoreSpec.parse(storeSource, store == null ? StoreSpec.DEFAULT : store),
                 false);
     }
 

@@ -24,21 +24,24 @@ class OptionsTest {
 
     @Test
     void defaultsAreAllInterfacesPort8080And64KiB() throws UsageException {
-        assertEquals(new Options("0.0.0.0", 8080, 65_536, Optional.empty(), false), parse(Map.of()));
+        assertEquals(new Options("0.0.0.0", 8080, 65_536, Optional.empty(),
+                new StoreSpec.Sqlite(Path.of("plantstore.db")), false), parse(Map.of()));
     }
 
     @Test
     void flagsTakeTheirValueAfterASpaceOrAnEqualsSign() throws UsageException {
         var options = parse(Map.of(), "--host", "127.0.0.1", "--port=0", "--max-body-bytes", "1024",
-                "--tokens-file=/etc/plantstore/tokens");
-        assertEquals(new Options("127.0.0.1", 0, 1024, Optional.of(Path.of("/etc/plantstore/tokens")), false), options);
+                "--tokens-file=/etc/plantstore/tokens", "--store", "memory");
+        assertEquals(new Options("127.0.0.1", 0, 1024, Optional.of(Path.of("/etc/plantstore/tokens")),
+                new StoreSpec.Memory(), false), options);
     }
 
     @Test
     void environmentVariablesAreTheFallback() throws UsageException {
         var env = Map.of("PLANTSTORE_HOST", "::1", "PLANTSTORE_PORT", "9000", "PLANTSTORE_MAX_BODY_BYTES", "10",
-                "PLANTSTORE_TOKENS_FILE", "tokens.txt");
-        assertEquals(new Options("::1", 9000, 10, Optional.of(Path.of("tokens.txt")), false), parse(env));
+                "PLANTSTORE_TOKENS_FILE", "tokens.txt", "PLANTSTORE_STORE", "sqlite:/var/lib/plants.db");
+        assertEquals(new Options("::1", 9000, 10, Optional.of(Path.of("tokens.txt")),
+                new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false), parse(env));
     }
 
     @Test
@@ -90,5 +93,29 @@ class OptionsTest {
         String message = refusal(Map.of(), flag, "secret");
         assertTrue(message.contains("visible to every user through ps"), message);
         assertTrue(!message.contains("secret"), message);
+    }
+
+    @Test
+    void storeIsMemorySqliteOrAPostgresqlUrl() throws UsageException {
+        assertEquals(new StoreSpec.Memory(), parse(Map.of(), "--store", "memory").store());
+        assertEquals(new StoreSpec.Sqlite(Path.of("data/p.db")), parse(Map.of(), "--store=sqlite:data/p.db").store());
+        assertEquals(new StoreSpec.Postgres("jdbc:postgresql://db:5432/plants"),
+                parse(Map.of("PLANTSTORE_STORE", "jdbc:postgresql://db:5432/plants")).store());
+    }
+
+    @ParameterizedTest(name = "--store {0}")
+    @ValueSource(strings = {"mem", "sqlite:", "postgres://db/plants", "jdbc:mysql://db/plants", ""})
+    void anyOtherStoreIsRefused(String store) {
+        assertEquals("--store must be memory, sqlite:PATH or jdbc:postgresql://HOST/DATABASE",
+                refusal(Map.of(), "--store", store));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"jdbc:postgresql://db:5432/plants?user=app&password=hunter2",
+            "jdbc:postgresql://app:hunter2@db:5432/plants"})
+    void aPostgresqlUrlIsShownWithoutCredentials(String url) throws UsageException {
+        var store = (StoreSpec.Postgres) parse(Map.of(), "--store", url).store();
+        assertEquals("jdbc:postgresql://db:5432/plants", store.redacted());
+        assertTrue(!store.toString().contains("hunter2"), store.toString());
     }
 }

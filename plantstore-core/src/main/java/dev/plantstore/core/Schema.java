@@ -26,7 +26,7 @@ final class Schema {
                 ensureOnce(dataSource);
             } catch (SQLException second) {
                 second.addSuppressed(first);
-                throw new StoreUnavailableException("the plant store could not be opened: " + second.getMessage(), second);
+                throw new StoreUnavailableException("the plant store could not be opened", second);
             }
         }
     }

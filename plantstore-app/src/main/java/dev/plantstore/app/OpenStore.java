@@ -1,0 +1,161 @@
+package dev.plantstore.app;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.plantstore.core.PlantStore;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/** The store the server runs on, with whatever it holds open (a file lock, a connection pool), closed together. */
+final class OpenStore implements AutoCloseable {
+
+    /** How long a PostgreSQL connection may take to obtain before the request gets its 503. */
+    static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(2);
+
+    private final PlantStore store;
+    private final Deque<AutoCloseable> resources;
+
+    private OpenStore(PlantStore store, Deque<AutoCloseable> resources) {
+        this.store = store;
+        this.resources = resources;
+    }
+
+    PlantStore store() {
+        return store;
+    }
+
+    /**
+     * Opens the store {@code spec} names.
+     *
+     * @throws StartupException with a one-line reason that never contains credentials: the store is in use, the
+     *                          database is unreachable, its schema is newer than this release
+     */
+    static OpenStore open(StoreSpec spec, Map<String, String> env) throws StartupException {
+        Deque<AutoCloseable> resources = new ArrayDeque<>();
+        try {
+            PlantStore store;
+            if (spec instanceof StoreSpec.Sqlite sqlite) {
+                resources.push(lockExclusively(sqlite.file()));
+                store = PlantStore.jdbc(sqliteDataSource(sqlite.file()));
+            } else if (spec instanceof StoreSpec.Postgres postgres) {
+                HikariDataSource pool = postgresPool(postgres, env);
+                resources.push(pool);
+                store = PlantStore.jdbc(pool);
+            } else {
+                store = PlantStore.inMemory();
+            }
+            resources.push(store);
+            return new OpenStore(store, resources);
+        } catch (StartupException e) {
+            closeAll(resources);
+            throw e;
+        } catch (RuntimeException e) {
+            closeAll(resources);
+            throw new StartupException("cannot open store " + describe(spec) + ": " + Failures.rootMessage(e));
+        }
+    }
+
+    static String describe(StoreSpec spec) {
+        if (spec instanceof StoreSpec.Sqlite sqlite) {
+            return "sqlite:" + sqlite.file();
+        }
+        if (spec instanceof StoreSpec.Postgres postgres) {
+            return postgres.redacted();
+        }
+        return "memory";
+    }
+
+    /**
+     * SQLite keeps a database consistent under concurrent processes, but two servers each batching writes in their
+     * own order would make each other wait and time out. A lock on a side file, held while the server runs, makes the
+     * second one stop at start with a clear message instead.
+     */
+    private static FileChannel lockExclusively(Path database) throws StartupException {
+        Path lockFile = database.resolveSibling(database.getFileName() + ".lock");
+        FileChannel channel = null;
+        try {
+            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                channel.close();
+                throw new StartupException("store sqlite:" + database + " is in use by another process (it holds "
+                        + lockFile + ")");
+            }
+            return channel;
+        } catch (NoSuchFileException e) {
+            throw new StartupException("cannot open store sqlite:" + database + ": its directory does not exist");
+        } catch (AccessDeniedException e) {
+            throw new StartupException("cannot open store sqlite:" + database + ": permission denied on " + lockFile);
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw new StartupException("cannot open store sqlite:" + database + ": " + e.getMessage());
+        }
+    }
+
+    /** Every acknowledged write on disk: write-ahead log with a full sync at each commit. */
+    private static SQLiteDataSource sqliteDataSource(Path file) {
+        var config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        config.setBusyTimeout(5_000);
+        var dataSource = new SQLiteDataSource(config);
+        dataSource.setUrl("jdbc:sqlite:" + file);
+        return dataSource;
+    }
+
+    private static HikariDataSource postgresPool(StoreSpec.Postgres spec, Map<String, String> env) {
+        var config = new HikariConfig();
+        config.setPoolName("plantstore");
+        config.setJdbcUrl(spec.url());
+        String user = env.get("PLANTSTORE_DB_USER");
+        if (user != null) {
+            config.setUsername(user);
+        }
+        String password = env.get("PLANTSTORE_DB_PASSWORD");
+        if (password != null) {
+            config.setPassword(password);
+        }
+        config.setMaximumPoolSize(8);
+        config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
+        config.setValidationTimeout(1_000);
+        // Start even when the database is down: the store's first connection then reports the one clear error.
+        config.setInitializationFailTimeout(-1);
+        config.addDataSourceProperty("connectTimeout", "2");
+        config.addDataSourceProperty("loginTimeout", "2");
+        config.addDataSourceProperty("socketTimeout", "10");
+        return new HikariDataSource(config);
+    }
+
+    @Override
+    public void close() {
+        closeAll(resources);
+    }
+
+    private static void closeAll(Deque<AutoCloseable> resources) {
+        while (!resources.isEmpty()) {
+            closeQuietly(resources.pop());
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable resource) {
+        if (resource == null) {
+            return;
+        }
+        try {
+            resource.close();
+        } catch (Exception e) {
+            System.err.println("plantstore: while closing the store: " + e.getMessage());
+        }
+    }
+}
