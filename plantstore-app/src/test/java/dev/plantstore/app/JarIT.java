@@ -157,7 +157,8 @@ class JarIT {
     @Test
     void portInUsePrintsOneLineAndExitsOne() throws Exception {
         try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN))) {
-            var result = RunningJar.runToCompletion(dir, "--host", "127.0.0.1", "--port", Integer.toString(jar.port()));
+            var result = RunningJar.runToCompletion(dir, "--host", "127.0.0.1", "--port", Integer.toString(jar.port()),
+                    "--store", "memory");
             assertEquals(1, result.exitCode());
             assertEquals("plantstore: cannot listen on 127.0.0.1:" + jar.port() + ": Address already in use\n",
                     result.stderr());

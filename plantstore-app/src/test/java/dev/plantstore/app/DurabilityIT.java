@@ -1,0 +1,169 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The jar's stores, run as a user runs them: SQLite by default, restarts, crashes, a shared PostgreSQL. */
+class DurabilityIT {
+
+    private static final String TOKEN = "durability-token";
+    private static final Map<String, String> ENV = Map.of("PLANTSTORE_TOKENS", TOKEN);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    Path dir;
+
+    private static int create(RunningJar jar, long id) throws IOException, InterruptedException {
+        var request = HttpRequest.newBuilder(jar.uri("/plants"))
+                .header("Authorization", "Bearer " + TOKEN)
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(10))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"plant " + id + "\"}"))
+                .build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static int delete(RunningJar jar, long id) throws IOException, InterruptedException {
+        var request = HttpRequest.newBuilder(URI.create(jar.uri("/plants/") + Long.toString(id)))
+                .header("Authorization", "Bearer " + TOKEN)
+                .timeout(Duration.ofSeconds(10))
+                .DELETE()
+                .build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Test
+    void withNoStoreOptionPlantsAreKeptInPlantstoreDbAndSurviveARestart() throws Exception {
+        try (var jar = RunningJar.start(dir, ENV)) {
+            assertEquals(200, create(jar, 1));
+            assertEquals(200, create(jar, 2));
+            assertEquals(204, delete(jar, 2));
+        }
+        assertTrue(Files.isRegularFile(dir.resolve("plantstore.db")));
+        try (var jar = RunningJar.start(dir, ENV)) {
+            assertEquals(409, create(jar, 1));
+            assertEquals(404, delete(jar, 2));
+        }
+    }
+
+    @Test
+    void memoryStoreForgetsOnRestart() throws Exception {
+        try (var jar = RunningJar.start(dir, ENV, "--store", "memory")) {
+            assertEquals(200, create(jar, 1));
+        }
+        try (var jar = RunningJar.start(dir, ENV, "--store", "memory")) {
+            assertEquals(200, create(jar, 1));
+        }
+        assertTrue(Files.notExists(dir.resolve("plantstore.db")));
+    }
+
+    @Test
+    void aSecondServerOnTheSameSqliteFileStopsWithOneClearLine() throws Exception {
+        try (var first = RunningJar.start(dir, ENV, "--store", "sqlite:shared.db")) {
+            var second = RunningJar.runToCompletion(dir, "--port", "0", "--store", "sqlite:shared.db");
+            assertEquals(1, second.exitCode());
+            assertEquals("plantstore: store sqlite:shared.db is in use by another process (it holds shared.db.lock)\n",
+                    second.stderr());
+            assertEquals(200, create(first, 1), "the first server is unharmed");
+        }
+    }
+
+    @Test
+    void anUnreachableDatabaseAtStartIsOneClearLineAndExitOne() throws Exception {
+        var result = RunningJar.runToCompletion(dir, "--port", "0",
+                "--store", "jdbc:postgresql://127.0.0.1:1/plants?user=app&password=hunter2");
+        assertEquals(1, result.exitCode());
+        assertEquals("plantstore: cannot open store jdbc:postgresql://127.0.0.1:1/plants: Connection refused\n",
+                result.stderr());
+        assertTrue(!result.stdout().contains("hunter2"), result.stdout());
+    }
+
+    /**
+     * Writes under load from 16 clients, then SIGKILL: no chance to flush or close. Restarted on the same file,
+     * every create that was answered 200 must be there and every delete answered 204 must have stayed done. A delete
+     * cut off by the kill may or may not have happened, so its plant is not checked.
+     */
+    @Test
+    void everyAcknowledgedWriteSurvivesKillDashNine() throws Exception {
+        Set<Long> created = ConcurrentHashMap.newKeySet();
+        Set<Long> deleteSent = ConcurrentHashMap.newKeySet();
+        Set<Long> deleted = ConcurrentHashMap.newKeySet();
+        try (var jar = RunningJar.start(dir, ENV)) {
+            var ids = new AtomicLong();
+            var running = new AtomicBoolean(true);
+            List<Thread> clients = new ArrayList<>();
+            for (int c = 0; c < 16; c++) {
+                Thread client = new Thread(() -> {
+                    while (running.get()) {
+                        long id = ids.incrementAndGet();
+                        try {
+                            if (create(jar, id) == 200) {
+                                created.add(id);
+                                if (id % 3 == 0) {
+                                    deleteSent.add(id);
+                                    if (delete(jar, id) == 204) {
+                                        deleted.add(id);
+                                    }
+                                }
+                            }
+                        } catch (IOException | InterruptedException e) {
+                            return;
+                        }
+                    }
+                });
+                client.start();
+                clients.add(client);
+            }
+            Thread.sleep(2_000);
+            jar.process().destroyForcibly();
+            assertTrue(jar.process().waitFor(10, TimeUnit.SECONDS));
+            running.set(false);
+            for (Thread client : clients) {
+                client.join(15_000);
+            }
+        }
+        assertTrue(created.size() > 100, "the load acknowledged " + created.size() + " creates");
+        assertTrue(deleted.size() > 10, "the load acknowledged " + deleted.size() + " deletes");
+
+        try (var restarted = RunningJar.start(dir, ENV)) {
+            for (long id : created) {
+                boolean deleteUnanswered = deleteSent.contains(id) && !deleted.contains(id);
+                if (!deleteUnanswered) {
+                    int expected = deleted.contains(id) ? 404 : 204;
+                    assertEquals(expected, delete(restarted, id), "plant " + id + " after the crash");
+                }
+            }
+        }
+    }
+
+    @Test
+    void twoInstancesOnOnePostgresqlShareTheStore() throws Exception {
+        try (var postgres = Postgres.freshSchema();
+             var first = RunningJar.start(dir, ENV, "--store", postgres.storeUrl());
+             var second = RunningJar.start(dir, ENV, "--store", postgres.storeUrl())) {
+            assertEquals(200, create(first, 7));
+            assertEquals(409, create(second, 7));
+            assertEquals(204, delete(second, 7));
+            assertEquals(404, delete(first, 7));
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.core.TokenVerifier;
+import dev.plantstore.http.PlantStoreApi;
+import dev.plantstore.http.PlantStoreServer;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The server on a real PostgreSQL that goes away and comes back, through {@link TcpProxy}. */
+class PostgresFaultTest {
+
+    private static final String TOKEN = "fault-test-token";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** The store's own time-out plus slack for the pool's connection time-out and the machine. */
+    private static final Duration BOUND = Duration.ofSeconds(8);
+
+    private Postgres postgres;
+    private TcpProxy proxy;
+    private OpenStore store;
+    private PlantStoreServer server;
+    private long nextId = 1;
+
+    @BeforeEach
+    void start() throws Exception {
+        postgres = Postgres.freshSchema();
+        proxy = new TcpProxy(postgres.host(), postgres.port());
+        store = OpenStore.open(new StoreSpec.Postgres(postgres.storeUrlThrough(proxy)), Map.of());
+        var api = PlantStoreApi.of(store.store(), TokenVerifier.staticTokens(List.of(TOKEN)));
+        server = PlantStoreServer.start(api, "127.0.0.1", 0);
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        if (server != null) {
+            server.close();
+            store.close();
+            proxy.close();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    private HttpResponse<String> create() throws Exception {
+        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/plants"))
+                .header("Authorization", "Bearer " + TOKEN)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + nextId++ + ",\"name\":\"Fern\"}"))
+                .build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> health() throws Exception {
+        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health")).build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private void assertUnavailableWithinBound() throws Exception {
+        long started = System.nanoTime();
+        var response = create();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        assertEquals(503, response.statusCode(), response.body());
+        assertEquals("{\"error\":503,\"message\":\"the plant store is unavailable; try again later\"}", response.body());
+        assertTrue(took.compareTo(BOUND) < 0, "answered in " + took.toMillis() + " ms");
+        assertEquals(503, health().statusCode());
+        assertEquals("{\"status\":\"DOWN\"}", health().body());
+    }
+
+    private void assertRecovers() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        int status = 0;
+        while (System.nanoTime() < deadline && status != 200) {
+            status = create().statusCode();
+        }
+        assertEquals(200, status, "creates succeed again once the database is back");
+        assertEquals(200, health().statusCode());
+    }
+
+    @Test
+    void databaseGoneIs503WithinABoundedTimeAndTheServiceRecoversByItself() throws Exception {
+        assertEquals(200, create().statusCode());
+        proxy.refuse();
+        assertUnavailableWithinBound();
+        proxy.forward();
+        assertRecovers();
+    }
+
+    @Test
+    void databaseHangingIs503WithinABoundedTimeAndTheServiceRecoversByItself() throws Exception {
+        assertEquals(200, create().statusCode());
+        proxy.stall();
+        assertUnavailableWithinBound();
+        proxy.forward();
+        assertRecovers();
+    }
+}
