@@ -68,6 +68,7 @@ class JarIT {
         assertEquals(1, output.lines().filter(line -> line.startsWith("plantstore listening on http://")).count(), output);
         assertTrue(output.lines().anyMatch(line -> line.matches(".* access - POST /plants 200 \\d+\\.\\dms")), output);
         assertFalse(output.contains(TOKEN), output);
+        assertFalse(output.contains("WARNING"), "no JVM warning on this JDK: " + output);
     }
 
     @Test

@@ -104,7 +104,7 @@ public final class PlantStoreServer implements AutoCloseable {
 
     /**
      * Stops the server: no new connections are accepted, requests in flight get up to {@link #STOP_TIMEOUT} to finish,
-     * then the server is gone. Idempotent.
+     * then the server is gone. The store is left open: it belongs to whoever created it. Idempotent.
      */
     @Override
     public void close() {
