@@ -1,8 +1,10 @@
 package dev.plantstore.http;
 
 /**
- * The {@code {id}} of {@code /plants/{id}}: an optional minus sign and ASCII digits, within int64. Stricter than
- * {@link Long#parseLong}, which also takes a plus sign and digits of other scripts.
+ * The {@code {id}} of {@code /plants/{id}}: an integer as JSON writes it (an optional minus sign, ASCII digits, no
+ * leading zero), within int64, so that the path takes exactly the ids the body does and the OpenAPI document's int64
+ * describes it. Stricter than {@link Long#parseLong}, which also takes a plus sign, leading zeros and digits of other
+ * scripts.
  */
 final class PathId {
 
@@ -19,6 +21,9 @@ final class PathId {
             if (c < '0' || c > '9') {
                 throw notAnId();
             }
+        }
+        if (raw.charAt(start) == '0' && raw.length() > start + 1) {
+            throw new ApiProblem(400, "id in the path must not have leading zeros");
         }
         try {
             return Long.parseLong(raw);

@@ -36,24 +36,34 @@ public final class PlantStoreApi {
     private final PlantStore store;
     private final TokenVerifier verifier;
     private final int maxBodyBytes;
+    private final boolean docs;
 
-    private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes) {
+    private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes, boolean docs) {
         this.store = Objects.requireNonNull(store, "null store");
         this.verifier = Objects.requireNonNull(verifier, "null verifier");
         if (maxBodyBytes < 1 || maxBodyBytes == Integer.MAX_VALUE) {
             throw new IllegalArgumentException("maxBodyBytes must be between 1 and " + (Integer.MAX_VALUE - 1));
         }
         this.maxBodyBytes = maxBodyBytes;
+        this.docs = docs;
     }
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
-        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES);
+        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, true);
     }
 
     /** A copy with another request body limit; a larger body is answered with 413. */
     public PlantStoreApi withMaxBodyBytes(int maxBodyBytes) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs);
+    }
+
+    /**
+     * A copy that does, or does not, serve the OpenAPI document ({@code GET /openapi.yaml}, {@code GET /openapi.json})
+     * and Swagger UI ({@code GET /docs}), none of which needs a token. They are served unless turned off here.
+     */
+    public PlantStoreApi withDocs(boolean docs) {
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs);
     }
 
     PlantStore store() {
@@ -71,6 +81,9 @@ public final class PlantStoreApi {
         config.routes.delete(ITEM, guard(routes::delete));
         refuseOtherMethods(config, COLLECTION, HandlerType.POST);
         refuseOtherMethods(config, ITEM, HandlerType.DELETE);
+        if (docs) {
+            ApiDocs.load().mount(config);
+        }
     }
 
     private static void refuseOtherMethods(JavalinConfig config, String path, HandlerType allowed) {

@@ -84,9 +84,22 @@ class DeletePlantTest {
                 assertTrue(assertError(delete(client, id), 400).startsWith("id in the path must be within the int64")));
     }
 
-    @Test
-    void leadingZerosAreTheSameId() {
+    @ParameterizedTest(name = "id {0}")
+    @ValueSource(strings = {"007", "00", "-01"})
+    void idWithLeadingZerosIs400(String id) {
         store.create(new NewPlant(7, "Fern"));
-        withServer(store, (server, client) -> assertEquals(204, delete(client, "007").code()));
+        store.create(new NewPlant(0, "Zero"));
+        withServer(store, (server, client) -> {
+            assertEquals("id in the path must not have leading zeros", assertError(delete(client, id), 400));
+            assertTrue(store.find(7).isPresent());
+            assertTrue(store.find(0).isPresent());
+        });
+    }
+
+    @ParameterizedTest(name = "id {0}")
+    @ValueSource(strings = {"0", "-0"})
+    void zeroIsAnId(String id) {
+        store.create(new NewPlant(0, "Zero"));
+        withServer(store, (server, client) -> assertEquals(204, delete(client, id).code()));
     }
 }

@@ -24,11 +24,14 @@ final class TestApi {
     static final String TOKEN = "s3cret-Token_for.tests";
     static final String BEARER = "Bearer " + TOKEN;
 
-    /** No cookie clearing (the API sets none) and no log capture: Javalin's would swallow what {@link LogCapture} reads. */
-    private static final TestConfig OUR_OWN_LOG_CAPTURE = new TestConfig(false, false);
+    /**
+     * Every exchange checked against openapi.yaml; no cookie clearing (the API sets none); no log capture, since
+     * Javalin's would swallow what {@link LogCapture} reads.
+     */
+    private static final TestConfig CONTRACT_CHECKED = new TestConfig(false, false, new ContractCheckingHttpClient());
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final java.net.http.HttpClient RAW_CLIENT = java.net.http.HttpClient.newHttpClient();
+    private static final java.net.http.HttpClient RAW_CLIENT = new ContractCheckingHttpClient();
 
     private TestApi() {
     }
@@ -39,7 +42,7 @@ final class TestApi {
 
     /** Runs the test against the standalone server's application on a free port. */
     static void withServer(PlantStoreApi api, TestCase test) {
-        JavalinTest.test(PlantStoreServer.create(api, java.time.Duration.ZERO), OUR_OWN_LOG_CAPTURE, test);
+        JavalinTest.test(PlantStoreServer.create(api, java.time.Duration.ZERO), CONTRACT_CHECKED, test);
     }
 
     static void withServer(PlantStore store, TestCase test) {

@@ -1,0 +1,102 @@
+package dev.plantstore.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.plantstore.core.ApiError;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The API's OpenAPI document at {@code /openapi.yaml} and {@code /openapi.json}, and Swagger UI at {@code /docs}, all
+ * without a token. Swagger UI comes from its webjar on the class path: the page loads nothing from the internet.
+ */
+final class ApiDocs {
+
+    private static final String YAML_RESOURCE = "openapi.yaml";
+    private static final String SWAGGER_UI_PROPERTIES = "/META-INF/maven/org.webjars/swagger-ui/pom.properties";
+
+    /** The files the docs page loads, and their content types; nothing else is served from the webjar. */
+    private static final Map<String, String> SWAGGER_UI_FILES = Map.of(
+            "swagger-ui.css", "text/css",
+            "swagger-ui-bundle.js", "text/javascript");
+
+    private final byte[] yaml;
+    private final byte[] json;
+    private final byte[] page;
+    private final byte[] init;
+    private final String swaggerUiDirectory;
+
+    private ApiDocs() {
+        yaml = resource(ApiDocs.class, YAML_RESOURCE);
+        json = toJson(yaml);
+        page = resource(ApiDocs.class, "docs/index.html");
+        init = resource(ApiDocs.class, "docs/init.js");
+        swaggerUiDirectory = "/META-INF/resources/webjars/swagger-ui/" + swaggerUiVersion() + "/";
+    }
+
+    /** The document and the page, loaded once: a missing resource fails here, at start, not on a request. */
+    static ApiDocs load() {
+        return new ApiDocs();
+    }
+
+    void mount(JavalinConfig config) {
+        config.routes.get("/openapi.yaml", ctx -> send(ctx, "application/yaml", yaml));
+        config.routes.get("/openapi.json", ctx -> send(ctx, Json.CONTENT_TYPE, json));
+        config.routes.get("/docs", ctx -> send(ctx, "text/html; charset=utf-8", page));
+        config.routes.get("/docs/init.js", ctx -> send(ctx, "text/javascript", init));
+        config.routes.get("/docs/{file}", this::swaggerUiFile);
+    }
+
+    private void swaggerUiFile(Context ctx) {
+        String file = ctx.pathParam("file");
+        String contentType = SWAGGER_UI_FILES.get(file);
+        if (contentType == null) {
+            Json.respond(ctx, new ApiError(404, "no such file: /docs/" + file));
+            return;
+        }
+        send(ctx, contentType, resource(ApiDocs.class, swaggerUiDirectory + file));
+    }
+
+    private static void send(Context ctx, String contentType, byte[] body) {
+        ctx.contentType(contentType).result(body);
+    }
+
+    private static byte[] toJson(byte[] yaml) {
+        try {
+            JsonNode document = new YAMLMapper().readTree(yaml);
+            return new ObjectMapper().writeValueAsBytes(document);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the bundled openapi.yaml is not valid YAML", e);
+        }
+    }
+
+    private static String swaggerUiVersion() {
+        try (InputStream in = ApiDocs.class.getResourceAsStream(SWAGGER_UI_PROPERTIES)) {
+            if (in == null) {
+                throw new IllegalStateException("Swagger UI's webjar is not on the class path");
+            }
+            var properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] resource(Class<?> anchor, String name) {
+        try (InputStream in = anchor.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + name);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
