@@ -52,7 +52,16 @@ public final class Main {
         }
 
         OpenStore store = OpenStore.open(options.store(), env);
-        var api = PlantStoreApi.of(store.store(), verifier).withMaxBodyBytes(options.maxBodyBytes());
+        PlantStoreApi api;
+        try {
+            api = PlantStoreApi.of(store.store(), verifier)
+                    .withMaxBodyBytes(options.maxBodyBytes())
+                    .withDocs(options.docs())
+                    .withCorsOrigins(options.corsOrigins());
+        } catch (IllegalArgumentException e) {
+            store.close();
+            throw new UsageException("--cors-origins: " + e.getMessage());
+        }
         PlantStoreServer server;
         try {
             server = PlantStoreServer.start(api, options.host(), options.port());

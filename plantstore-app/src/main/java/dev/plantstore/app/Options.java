@@ -2,7 +2,9 @@ package dev.plantstore.app;
 
 import dev.plantstore.http.PlantStoreApi;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -10,7 +12,8 @@ import java.util.Optional;
  * The server's settings. Each comes from its flag, else from its environment variable, else from its default.
  * Tokens never come from a flag value, which any user could read with {@code ps}.
  */
-record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean help) {
+record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean docs,
+               List<String> corsOrigins, boolean help) {
 
     static final String DEFAULT_HOST = "0.0.0.0";
     static final int DEFAULT_PORT = 8080;
@@ -31,6 +34,9 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                                         jdbc:postgresql://...   PostgreSQL, shared by several instances; the user
                                                                 and password come from the URL or from
                                                                 PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD
+              --docs on|off           serve /openapi.yaml, /openapi.json and /docs (PLANTSTORE_DOCS, default on)
+              --cors-origins LIST     comma-separated origins whose pages may call the API from a browser, such
+                                      as https://docs.example.com, or * for any (PLANTSTORE_CORS_ORIGINS, default none)
               -h, --help              print this help and exit
 
             Tokens also come from PLANTSTORE_TOKENS (comma-separated). With no token configured, one is
@@ -43,23 +49,26 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
         String maxBodyBytes = env.get("PLANTSTORE_MAX_BODY_BYTES");
         String tokensFile = env.get("PLANTSTORE_TOKENS_FILE");
         String store = env.get("PLANTSTORE_STORE");
+        String docs = env.get("PLANTSTORE_DOCS");
+        String corsOrigins = env.get("PLANTSTORE_CORS_ORIGINS");
         String hostSource = "PLANTSTORE_HOST";
         String portSource = "PLANTSTORE_PORT";
         String maxBodySource = "PLANTSTORE_MAX_BODY_BYTES";
         String tokensFileSource = "PLANTSTORE_TOKENS_FILE";
         String storeSource = "PLANTSTORE_STORE";
+        String docsSource = "PLANTSTORE_DOCS";
 
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             if (arg.equals("-h") || arg.equals("--help")) {
                 return new Options(DEFAULT_HOST, DEFAULT_PORT, PlantStoreApi.DEFAULT_MAX_BODY_BYTES, Optional.empty(),
-                        StoreSpec.parse("default", StoreSpec.DEFAULT), true);
+                        StoreSpec.parse("default", StoreSpec.DEFAULT), true, List.of(), true);
             }
             int equals = arg.indexOf('=');
             String flag = arg.startsWith("--") && equals > 0 ? arg.substring(0, equals) : arg;
             String value;
             switch (flag) {
-                case "--host", "--port", "--max-body-bytes", "--tokens-file", "--store" -> {
+                case "--host", "--port", "--max-body-bytes", "--tokens-file", "--store", "--docs", "--cors-origins" -> {
                     if (equals > 0 && arg.startsWith("--")) {
                         value = arg.substring(equals + 1);
                     } else if (i + 1 < args.size()) {
@@ -90,6 +99,11 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                     store = value;
                     storeSource = flag;
                 }
+                case "--docs" -> {
+                    docs = value;
+                    docsSource = flag;
+                }
+                case "--cors-origins" -> corsOrigins = value;
                 default -> {
                     tokensFile = value;
                     tokensFileSource = flag;
@@ -105,7 +119,28 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                         : parseInt(maxBodySource, maxBodyBytes, 1, Integer.MAX_VALUE - 1),
                 tokensFile == null ? Optional.empty() : Optional.of(Path.of(requireNonBlank(tokensFileSource, tokensFile))),
                 StoreSpec.parse(storeSource, store == null ? StoreSpec.DEFAULT : store),
+                docs == null || parseOnOff(docsSource, docs),
+                corsOrigins == null ? List.of() : parseOrigins(corsOrigins),
                 false);
+    }
+
+    private static boolean parseOnOff(String source, String value) throws UsageException {
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "on", "true", "yes" -> true;
+            case "off", "false", "no" -> false;
+            default -> throw new UsageException(source + " must be on or off, got '" + value + "'");
+        };
+    }
+
+    /** Split only; each origin's form is checked by the API, whose message {@link Main} passes on. */
+    private static List<String> parseOrigins(String value) {
+        List<String> origins = new ArrayList<>();
+        for (String origin : value.split(",")) {
+            if (!origin.isBlank()) {
+                origins.add(origin.strip());
+            }
+        }
+        return List.copyOf(origins);
     }
 
     private static String requireNonBlank(String source, String value) throws UsageException {

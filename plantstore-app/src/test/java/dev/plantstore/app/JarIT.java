@@ -135,6 +135,28 @@ class JarIT {
     }
 
     @Test
+    void theDocumentAndTheDocsPageAreServedFromTheJar() throws Exception {
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory")) {
+            var document = send(HttpRequest.newBuilder(jar.uri("/openapi.json")));
+            assertEquals(200, document.statusCode());
+            assertTrue(document.body().contains("\"title\":\"Plant Store\""), document.body());
+            assertEquals(200, send(HttpRequest.newBuilder(jar.uri("/openapi.yaml"))).statusCode());
+            assertEquals(200, send(HttpRequest.newBuilder(jar.uri("/docs"))).statusCode());
+            var bundle = send(HttpRequest.newBuilder(jar.uri("/docs/swagger-ui-bundle.js")));
+            assertEquals(200, bundle.statusCode());
+            assertTrue(bundle.body().length() > 100_000, "Swagger UI's bundle is in the jar");
+        }
+    }
+
+    @Test
+    void docsOffServesNeitherTheDocumentNorThePage() throws Exception {
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory", "--docs", "off")) {
+            assertEquals(404, send(HttpRequest.newBuilder(jar.uri("/openapi.json"))).statusCode());
+            assertEquals(404, send(HttpRequest.newBuilder(jar.uri("/docs"))).statusCode());
+        }
+    }
+
+    @Test
     void helpPrintsUsageAndExitsZero() throws Exception {
         var result = RunningJar.runToCompletion(dir, "--help");
         assertEquals(0, result.exitCode());

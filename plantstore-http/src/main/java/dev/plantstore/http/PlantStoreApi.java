@@ -6,7 +6,9 @@ import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.HandlerType;
+import java.util.Collection;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The Plant Store API, ready to mount onto a Javalin application you own:
@@ -37,8 +39,10 @@ public final class PlantStoreApi {
     private final TokenVerifier verifier;
     private final int maxBodyBytes;
     private final boolean docs;
+    private final Set<String> corsOrigins;
 
-    private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes, boolean docs) {
+    private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes, boolean docs,
+                          Set<String> corsOrigins) {
         this.store = Objects.requireNonNull(store, "null store");
         this.verifier = Objects.requireNonNull(verifier, "null verifier");
         if (maxBodyBytes < 1 || maxBodyBytes == Integer.MAX_VALUE) {
@@ -46,16 +50,18 @@ public final class PlantStoreApi {
         }
         this.maxBodyBytes = maxBodyBytes;
         this.docs = docs;
+        corsOrigins.forEach(Cors::requireValidOrigin);
+        this.corsOrigins = Set.copyOf(corsOrigins);
     }
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
-        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, true);
+        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, true, Set.of());
     }
 
     /** A copy with another request body limit; a larger body is answered with 413. */
     public PlantStoreApi withMaxBodyBytes(int maxBodyBytes) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins);
     }
 
     /**
@@ -63,7 +69,17 @@ public final class PlantStoreApi {
      * and Swagger UI ({@code GET /docs}), none of which needs a token. They are served unless turned off here.
      */
     public PlantStoreApi withDocs(boolean docs) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins);
+    }
+
+    /**
+     * A copy that lets pages from these origins ({@code https://docs.example.com}, or {@code *} for any) call the API
+     * from a browser: CORS headers on the API and the document, preflights answered without a token. None by default.
+     *
+     * @throws IllegalArgumentException when an origin is not a scheme, host and optional port, or {@code *}
+     */
+    public PlantStoreApi withCorsOrigins(Collection<String> origins) {
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, Set.copyOf(origins));
     }
 
     PlantStore store() {
@@ -72,6 +88,12 @@ public final class PlantStoreApi {
 
     /** Adds the API's routes and its authentication to {@code config}. Call once per application. */
     public void mount(JavalinConfig config) {
+        if (!corsOrigins.isEmpty()) {
+            config.routes.before(COLLECTION, new Cors(corsOrigins, HandlerType.POST));
+            config.routes.before(COLLECTION + "/*", new Cors(corsOrigins, HandlerType.DELETE));
+            config.routes.before("/openapi.json", new Cors(corsOrigins, HandlerType.GET));
+            config.routes.before("/openapi.yaml", new Cors(corsOrigins, HandlerType.GET));
+        }
         var auth = guard(new BearerAuth(verifier));
         config.routes.before(COLLECTION, auth);
         config.routes.before(COLLECTION + "/*", auth);
