@@ -1,0 +1,67 @@
+package dev.plantstore.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.core.Plant;
+import dev.plantstore.core.PlantStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A person on /docs: Debian's headless Chromium loads Swagger UI, authorises with a token, creates a plant through the
+ * page, and the plant is in the store. Skipped, saying so, where Chromium is not installed; {@code .ci/run} installs
+ * it and sets {@value #REQUIRED_VARIABLE}, so under CI the test runs or fails.
+ */
+class DocsBrowserTest {
+
+    static final String REQUIRED_VARIABLE = "PLANTSTORE_TEST_BROWSER";
+
+    @TempDir
+    Path profile;
+
+    private static void requireBrowser() {
+        boolean installed = Files.isExecutable(WebDriver.CHROMIUM) && Files.isExecutable(WebDriver.CHROMEDRIVER);
+        if (!installed && "required".equals(System.getenv(REQUIRED_VARIABLE))) {
+            throw new AssertionError(REQUIRED_VARIABLE + "=required but " + WebDriver.CHROMIUM + " or "
+                    + WebDriver.CHROMEDRIVER + " is missing (Debian packages chromium and chromium-driver)");
+        }
+        if (!installed) {
+            System.err.println("Browser test skipped: Debian's chromium and chromium-driver are not installed");
+        }
+        Assumptions.assumeTrue(installed, "chromium and chromium-driver are not installed");
+    }
+
+    @Test
+    void aPersonAuthorisesOnTheDocsPageAndCreatesAPlant() throws Exception {
+        requireBrowser();
+        PlantStore store = PlantStore.inMemory();
+        try (var server = PlantStoreServer.start(TestApi.api(store), "127.0.0.1", 0);
+             var browser = WebDriver.start(profile.resolve("chromium"))) {
+            browser.open("http://127.0.0.1:" + server.port() + "/docs");
+
+            browser.click(".btn.authorize");
+            browser.replaceText(".auth-container input", TestApi.TOKEN);
+            browser.click(".auth-btn-wrapper .modal-btn.authorize");
+            browser.click(".auth-btn-wrapper .btn-done");
+
+            browser.click("#operations-plants-createPlant .opblock-summary");
+            browser.replaceText("#operations-plants-createPlant textarea.body-param__text",
+                    "{\"id\": 4242, \"name\": \"Browser Fern\", \"tag\": \"pteridophyte\"}");
+            browser.click("#operations-plants-createPlant .execute");
+            String status = browser.awaitText(
+                    "#operations-plants-createPlant .live-responses-table tbody td.response-col_status", "200",
+                    Duration.ofSeconds(15));
+            browser.screenshot(Path.of("target", "docs-create-plant.png"));
+
+            assertEquals("200", status);
+            assertEquals(Optional.of(new Plant("Browser Fern", "pteridophyte")), store.find(4242));
+            assertTrue(Files.size(Path.of("target", "docs-create-plant.png")) > 10_000);
+        }
+    }
+}
