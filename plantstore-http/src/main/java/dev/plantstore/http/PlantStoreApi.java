@@ -22,7 +22,9 @@ import java.util.Set;
  * }</pre>
  *
  * <p>{@link #mount} adds {@code POST /plants}, {@code DELETE /plants/{id}}, a 405 with an {@code Allow} header for
- * every other method on those paths, and a bearer-token before-handler on {@code /plants} and everything under it.
+ * every other method on those paths, a bearer-token before-handler on {@code /plants} and everything under it, the
+ * OpenAPI document and Swagger UI unless {@link #withDocs} turns them off, and CORS for the origins
+ * {@link #withCorsOrigins} lists.
  * It installs no global exception or error handler: every response of its routes, errors included, is written by the
  * routes themselves as the interface's Error body; a {@link dev.plantstore.core.StoreUnavailableException} from the
  * store is a 503. Immutable and thread-safe.
