@@ -6,11 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** Where the server's bearer tokens come from: the environment, a file, or, failing both, a fresh random one. */
 final class Tokens {
@@ -40,8 +44,12 @@ final class Tokens {
         return tokens;
     }
 
-    /** One token per line; blank lines and lines starting with {@code #} are skipped, surrounding spaces trimmed. */
+    /**
+     * One token per line; blank lines and lines starting with {@code #} are skipped, surrounding spaces trimmed. A
+     * file other users may read or write is refused: its tokens are as good as public.
+     */
     static List<String> readFile(Path file) throws UsageException {
+        requirePrivate(file);
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -60,6 +68,26 @@ final class Tokens {
             }
         }
         return tokens;
+    }
+
+    private static void requirePrivate(Path file) throws UsageException {
+        Set<PosixFilePermission> permissions;
+        try {
+            permissions = Files.getPosixFilePermissions(file);
+        } catch (UnsupportedOperationException e) {
+            return;
+        } catch (NoSuchFileException e) {
+            throw new UsageException("tokens file " + file + " does not exist");
+        } catch (IOException e) {
+            throw new UsageException("tokens file " + file + " cannot be read: " + e.getMessage());
+        }
+        Set<PosixFilePermission> shared = EnumSet.of(PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE,
+                PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
+        shared.retainAll(permissions);
+        if (!shared.isEmpty()) {
+            throw new UsageException("tokens file " + file + " is open to other users (" + PosixFilePermissions.toString(
+                    permissions) + "); make it private with: chmod 600 " + file);
+        }
     }
 
     /** 256 random bits, base64url without padding: 43 characters, valid as a bearer token and in a shell. */

@@ -84,6 +84,7 @@ class JarIT {
     @Test
     void tokensFileIsRead() throws Exception {
         Path tokens = Files.writeString(dir.resolve("tokens"), "# ops\nfile-token\n");
+        Files.setPosixFilePermissions(tokens, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         try (var jar = RunningJar.start(dir, Map.of(), "--tokens-file", tokens.toString())) {
             assertEquals(200, send(create(jar, "file-token", "{\"id\":1,\"name\":\"Fern\"}")).statusCode());
             assertFalse(jar.outputSoFar().contains("generated"), jar.outputSoFar());

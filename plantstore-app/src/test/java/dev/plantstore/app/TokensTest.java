@@ -10,10 +10,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class TokensTest {
 
@@ -21,7 +24,25 @@ class TokensTest {
     Path dir;
 
     private Path file(String content) throws IOException {
-        return Files.writeString(dir.resolve("tokens"), content, StandardCharsets.UTF_8);
+        Path file = Files.writeString(dir.resolve("tokens"), content, StandardCharsets.UTF_8);
+        return Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    }
+
+    @ParameterizedTest(name = "mode {0}")
+    @ValueSource(strings = {"rw-r--r--", "rw-r-----", "rw----r--", "rw--w----", "rw------w"})
+    void aFileOtherUsersCanReadOrWriteIsRefused(String mode) throws Exception {
+        Path tokens = file("secret\n");
+        Files.setPosixFilePermissions(tokens, PosixFilePermissions.fromString(mode));
+        var e = assertThrows(UsageException.class, () -> Tokens.configured(null, Optional.of(tokens)));
+        assertEquals("tokens file " + tokens + " is open to other users (" + mode + "); make it private with: chmod 600 "
+                + tokens, e.getMessage());
+    }
+
+    @Test
+    void aFileOnlyItsOwnerCanReadIsAccepted() throws Exception {
+        Path tokens = file("secret\n");
+        Files.setPosixFilePermissions(tokens, PosixFilePermissions.fromString("r--------"));
+        assertEquals(List.of("secret"), Tokens.configured(null, Optional.of(tokens)));
     }
 
     @Test

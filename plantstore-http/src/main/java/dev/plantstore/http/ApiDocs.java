@@ -64,6 +64,7 @@ final class ApiDocs {
     }
 
     private static void send(Context ctx, String contentType, byte[] body) {
+        ctx.header("X-Content-Type-Options", SecurityHeaders.CONTENT_TYPE_OPTIONS);
         ctx.contentType(contentType).result(body);
     }
 

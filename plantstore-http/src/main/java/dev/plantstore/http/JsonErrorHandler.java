@@ -15,10 +15,15 @@ import org.eclipse.jetty.util.Callback;
  */
 final class JsonErrorHandler extends ErrorHandler {
 
+    JsonErrorHandler() {
+        setCacheControl(SecurityHeaders.CACHE_CONTROL);
+    }
+
     @Override
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
                                     Callback callback) {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, Json.CONTENT_TYPE);
+        response.getHeaders().put("X-Content-Type-Options", SecurityHeaders.CONTENT_TYPE_OPTIONS);
         response.write(true, ByteBuffer.wrap(body(code)), callback);
     }
 

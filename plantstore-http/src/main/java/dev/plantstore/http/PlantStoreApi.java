@@ -90,6 +90,9 @@ public final class PlantStoreApi {
 
     /** Adds the API's routes and its authentication to {@code config}. Call once per application. */
     public void mount(JavalinConfig config) {
+        var securityHeaders = new SecurityHeaders();
+        config.routes.before(COLLECTION, securityHeaders);
+        config.routes.before(COLLECTION + "/*", securityHeaders);
         if (!corsOrigins.isEmpty()) {
             config.routes.before(COLLECTION, new Cors(corsOrigins, HandlerType.POST));
             config.routes.before(COLLECTION + "/*", new Cors(corsOrigins, HandlerType.DELETE));

@@ -74,6 +74,7 @@ public final class PlantStoreServer implements AutoCloseable {
             config.requestLogger.http((ctx, millis) -> ACCESS.info("{} {} {} {}ms",
                     ctx.method().name(), ctx.path(), ctx.statusCode(), Math.round(millis * 10) / 10.0));
 
+            config.routes.before(new SecurityHeaders());
             api.mount(config);
             config.routes.get("/health", ctx -> {
                 if (api.store().isAvailable()) {
