@@ -29,7 +29,7 @@ class TokensTest {
     }
 
     @ParameterizedTest(name = "mode {0}")
-    @ValueSource(strings = {"rw-r--r--", "rw-r-----", "rw----r--", "rw--w----", "rw------w"})
+    @ValueSource(strings = {"rw-r--r--", "rw-r-----", "rw----r--", "rw--w----", "rw-----w-"})
     void aFileOtherUsersCanReadOrWriteIsRefused(String mode) throws Exception {
         Path tokens = file("secret\n");
         Files.setPosixFilePermissions(tokens, PosixFilePermissions.fromString(mode));
