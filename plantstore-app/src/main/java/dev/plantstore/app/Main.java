@@ -57,7 +57,8 @@ public final class Main {
             api = PlantStoreApi.of(store.store(), verifier)
                     .withMaxBodyBytes(options.maxBodyBytes())
                     .withDocs(options.docs())
-                    .withCorsOrigins(options.corsOrigins());
+                    .withCorsOrigins(options.corsOrigins())
+                    .withAuthFailureLimit(options.authFailureLimit());
         } catch (IllegalArgumentException e) {
             store.close();
             throw new UsageException("--cors-origins: " + e.getMessage());

@@ -13,7 +13,7 @@ import java.util.Optional;
  * Tokens never come from a flag value, which any user could read with {@code ps}.
  */
 record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean docs,
-               List<String> corsOrigins, boolean help) {
+               List<String> corsOrigins, int authFailureLimit, boolean help) {
 
     static final String DEFAULT_HOST = "0.0.0.0";
     static final int DEFAULT_PORT = 8080;
@@ -37,6 +37,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
               --docs on|off           serve /openapi.yaml, /openapi.json and /docs (PLANTSTORE_DOCS, default on)
               --cors-origins LIST     comma-separated origins whose pages may call the API from a browser, such
                                       as https://docs.example.com, or * for any (PLANTSTORE_CORS_ORIGINS, default none)
+              --auth-failure-limit N  refused tokens a client address may send per minute before it gets 429,
+                                      0 for no limit (PLANTSTORE_AUTH_FAILURE_LIMIT, default 30)
               -h, --help              print this help and exit
 
             Tokens also come from PLANTSTORE_TOKENS (comma-separated). With no token configured, one is
@@ -51,6 +53,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
         String store = env.get("PLANTSTORE_STORE");
         String docs = env.get("PLANTSTORE_DOCS");
         String corsOrigins = env.get("PLANTSTORE_CORS_ORIGINS");
+        String authFailureLimit = env.get("PLANTSTORE_AUTH_FAILURE_LIMIT");
+        String authFailureLimitSource = "PLANTSTORE_AUTH_FAILURE_LIMIT";
         String hostSource = "PLANTSTORE_HOST";
         String portSource = "PLANTSTORE_PORT";
         String maxBodySource = "PLANTSTORE_MAX_BODY_BYTES";
@@ -62,13 +66,15 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
             String arg = args.get(i);
             if (arg.equals("-h") || arg.equals("--help")) {
                 return new Options(DEFAULT_HOST, DEFAULT_PORT, PlantStoreApi.DEFAULT_MAX_BODY_BYTES, Optional.empty(),
-                        StoreSpec.parse("default", StoreSpec.DEFAULT), true, List.of(), true);
+                        StoreSpec.parse("default", StoreSpec.DEFAULT), true, List.of(),
+                        PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT, true);
             }
             int equals = arg.indexOf('=');
             String flag = arg.startsWith("--") && equals > 0 ? arg.substring(0, equals) : arg;
             String value;
             switch (flag) {
-                case "--host", "--port", "--max-body-bytes", "--tokens-file", "--store", "--docs", "--cors-origins" -> {
+                case "--host", "--port", "--max-body-bytes", "--tokens-file", "--store", "--docs", "--cors-origins",
+                        "--auth-failure-limit" -> {
                     if (equals > 0 && arg.startsWith("--")) {
                         value = arg.substring(equals + 1);
                     } else if (i + 1 < args.size()) {
@@ -104,6 +110,10 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                     docsSource = flag;
                 }
                 case "--cors-origins" -> corsOrigins = value;
+                case "--auth-failure-limit" -> {
+                    authFailureLimit = value;
+                    authFailureLimitSource = flag;
+                }
                 default -> {
                     tokensFile = value;
                     tokensFileSource = flag;
@@ -121,6 +131,9 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                 StoreSpec.parse(storeSource, store == null ? StoreSpec.DEFAULT : store),
                 docs == null || parseOnOff(docsSource, docs),
                 corsOrigins == null ? List.of() : parseOrigins(corsOrigins),
+                authFailureLimit == null
+                        ? PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT
+                        : parseInt(authFailureLimitSource, authFailureLimit, 0, 1_000_000),
                 false);
     }
 

@@ -3,10 +3,12 @@ package dev.plantstore.http;
 import dev.plantstore.core.TokenVerifier;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
+import java.util.Optional;
 
 /**
  * The before-handler that admits a request only with a valid bearer token (RFC 6750). It runs before any body is
- * read, so a refused client learns nothing about the request it sent. The token is never logged or echoed.
+ * read, so a refused client learns nothing about the request it sent. The token is never logged or echoed. An
+ * address that has sent too many refused tokens gets 429 without its token being looked at.
  */
 final class BearerAuth implements Handler {
 
@@ -16,13 +18,21 @@ final class BearerAuth implements Handler {
     private static final String SCHEME = "Bearer";
 
     private final TokenVerifier verifier;
+    private final Optional<AuthFailureLimiter> limiter;
 
-    BearerAuth(TokenVerifier verifier) {
+    BearerAuth(TokenVerifier verifier, Optional<AuthFailureLimiter> limiter) {
         this.verifier = verifier;
+        this.limiter = limiter;
     }
 
     @Override
     public void handle(Context ctx) {
+        String address = ctx.ip();
+        long retryAfter = limiter.map(l -> l.retryAfterSeconds(address)).orElse(0L);
+        if (retryAfter > 0) {
+            ctx.header("Retry-After", Long.toString(retryAfter));
+            throw new ApiProblem(429, "too many refused tokens from this address; retry after " + retryAfter + " s");
+        }
         String authorization = ctx.header("Authorization");
         if (authorization == null) {
             throw unauthorized(ctx, CHALLENGE, "Authorization header is required: Bearer <token>");
@@ -37,6 +47,7 @@ final class BearerAuth implements Handler {
             throw unauthorized(ctx, CHALLENGE, "bearer token is missing");
         }
         if (!verifier.verify(token)) {
+            limiter.ifPresent(l -> l.recordFailure(address));
             throw unauthorized(ctx, INVALID_TOKEN_CHALLENGE, "bearer token is not valid");
         }
     }

@@ -8,6 +8,7 @@ import io.javalin.config.JavalinConfig;
 import io.javalin.http.HandlerType;
 import java.util.Collection;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -34,6 +35,9 @@ public final class PlantStoreApi {
     /** The request body limit unless {@link #withMaxBodyBytes} says otherwise: 64 KiB. */
     public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
+    /** Refused tokens a client address may send per minute unless {@link #withAuthFailureLimit} says otherwise. */
+    public static final int DEFAULT_AUTH_FAILURE_LIMIT = 30;
+
     private static final String COLLECTION = "/plants";
     private static final String ITEM = "/plants/{id}";
 
@@ -42,9 +46,10 @@ public final class PlantStoreApi {
     private final int maxBodyBytes;
     private final boolean docs;
     private final Set<String> corsOrigins;
+    private final int authFailureLimit;
 
     private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes, boolean docs,
-                          Set<String> corsOrigins) {
+                          Set<String> corsOrigins, int authFailureLimit) {
         this.store = Objects.requireNonNull(store, "null store");
         this.verifier = Objects.requireNonNull(verifier, "null verifier");
         if (maxBodyBytes < 1 || maxBodyBytes == Integer.MAX_VALUE) {
@@ -54,16 +59,20 @@ public final class PlantStoreApi {
         this.docs = docs;
         corsOrigins.forEach(Cors::requireValidOrigin);
         this.corsOrigins = Set.copyOf(corsOrigins);
+        if (authFailureLimit < 0) {
+            throw new IllegalArgumentException("authFailureLimit must not be negative");
+        }
+        this.authFailureLimit = authFailureLimit;
     }
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
-        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, true, Set.of());
+        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, true, Set.of(), DEFAULT_AUTH_FAILURE_LIMIT);
     }
 
     /** A copy with another request body limit; a larger body is answered with 413. */
     public PlantStoreApi withMaxBodyBytes(int maxBodyBytes) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit);
     }
 
     /**
@@ -71,7 +80,7 @@ public final class PlantStoreApi {
      * and Swagger UI ({@code GET /docs}), none of which needs a token. They are served unless turned off here.
      */
     public PlantStoreApi withDocs(boolean docs) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit);
     }
 
     /**
@@ -81,7 +90,16 @@ public final class PlantStoreApi {
      * @throws IllegalArgumentException when an origin is not a scheme, host and optional port, or {@code *}
      */
     public PlantStoreApi withCorsOrigins(Collection<String> origins) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, Set.copyOf(origins));
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, Set.copyOf(origins), authFailureLimit);
+    }
+
+    /**
+     * A copy that lets each client address send at most {@code perMinute} refused tokens a minute; past that, its
+     * requests get 429 with {@code Retry-After} until the minute is over. 0 turns the limit off. Behind a proxy every
+     * client shares the proxy's address: raise the limit there, or limit at the proxy.
+     */
+    public PlantStoreApi withAuthFailureLimit(int perMinute) {
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, perMinute);
     }
 
     PlantStore store() {
@@ -99,7 +117,10 @@ public final class PlantStoreApi {
             config.routes.before("/openapi.json", new Cors(corsOrigins, HandlerType.GET));
             config.routes.before("/openapi.yaml", new Cors(corsOrigins, HandlerType.GET));
         }
-        var auth = guard(new BearerAuth(verifier));
+        Optional<AuthFailureLimiter> limiter = authFailureLimit == 0
+                ? Optional.empty()
+                : Optional.of(new AuthFailureLimiter(authFailureLimit, System::nanoTime));
+        var auth = guard(new BearerAuth(verifier, limiter));
         config.routes.before(COLLECTION, auth);
         config.routes.before(COLLECTION + "/*", auth);
 

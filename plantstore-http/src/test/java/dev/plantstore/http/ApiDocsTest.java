@@ -49,10 +49,10 @@ class ApiDocsTest {
         var document = new YAMLMapper().readTree(ApiDocsResource.yaml());
         var create = document.at("/paths/~1plants/post/responses");
         var delete = document.at("/paths/~1plants~1{id}/delete/responses");
-        for (String status : new String[] {"200", "400", "401", "409", "413", "415", "500", "503"}) {
+        for (String status : new String[] {"200", "400", "401", "409", "413", "415", "429", "500", "503"}) {
             assertTrue(create.has(status), "create documents " + status);
         }
-        for (String status : new String[] {"204", "400", "401", "404", "500", "503"}) {
+        for (String status : new String[] {"204", "400", "401", "404", "429", "500", "503"}) {
             assertTrue(delete.has(status), "delete documents " + status);
         }
         assertTrue(document.at("/components/responses").has("MethodNotAllowed"));
