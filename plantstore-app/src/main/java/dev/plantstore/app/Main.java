@@ -5,6 +5,7 @@ import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
 import io.javalin.util.JavalinBindException;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +66,8 @@ public final class Main {
         }
         PlantStoreServer server;
         try {
-            server = PlantStoreServer.start(api, options.host(), options.port());
+            server = PlantStoreServer.start(api, options.host(), options.port(),
+                    Duration.ofSeconds(options.idleTimeoutSeconds()));
         } catch (JavalinBindException e) {
             store.close();
             // Javalin's own message blames a busy port whatever went wrong.

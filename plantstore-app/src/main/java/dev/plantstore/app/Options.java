@@ -1,6 +1,7 @@
 package dev.plantstore.app;
 
 import dev.plantstore.http.PlantStoreApi;
+import dev.plantstore.http.PlantStoreServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,10 +14,11 @@ import java.util.Optional;
  * Tokens never come from a flag value, which any user could read with {@code ps}.
  */
 record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean docs,
-               List<String> corsOrigins, int authFailureLimit, boolean help) {
+               List<String> corsOrigins, int authFailureLimit, int idleTimeoutSeconds, boolean help) {
 
     static final String DEFAULT_HOST = "0.0.0.0";
     static final int DEFAULT_PORT = 8080;
+    static final int DEFAULT_IDLE_TIMEOUT_SECONDS = (int) PlantStoreServer.DEFAULT_IDLE_TIMEOUT.toSeconds();
 
     static final String USAGE = """
             Usage: java -jar plantstore.jar [options]
@@ -39,6 +41,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                                       as https://docs.example.com, or * for any (PLANTSTORE_CORS_ORIGINS, default none)
               --auth-failure-limit N  refused tokens a client address may send per minute before it gets 429,
                                       0 for no limit (PLANTSTORE_AUTH_FAILURE_LIMIT, default 30)
+              --idle-timeout SECONDS  close a connection silent this long: idle, stalled in its headers, or in
+                                      a body, which gets 408 (PLANTSTORE_IDLE_TIMEOUT, default 30)
               -h, --help              print this help and exit
 
             Tokens also come from PLANTSTORE_TOKENS (comma-separated). With no token configured, one is
@@ -55,6 +59,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
         String corsOrigins = env.get("PLANTSTORE_CORS_ORIGINS");
         String authFailureLimit = env.get("PLANTSTORE_AUTH_FAILURE_LIMIT");
         String authFailureLimitSource = "PLANTSTORE_AUTH_FAILURE_LIMIT";
+        String idleTimeout = env.get("PLANTSTORE_IDLE_TIMEOUT");
+        String idleTimeoutSource = "PLANTSTORE_IDLE_TIMEOUT";
         String hostSource = "PLANTSTORE_HOST";
         String portSource = "PLANTSTORE_PORT";
         String maxBodySource = "PLANTSTORE_MAX_BODY_BYTES";
@@ -67,14 +73,14 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
             if (arg.equals("-h") || arg.equals("--help")) {
                 return new Options(DEFAULT_HOST, DEFAULT_PORT, PlantStoreApi.DEFAULT_MAX_BODY_BYTES, Optional.empty(),
                         StoreSpec.parse("default", StoreSpec.DEFAULT), true, List.of(),
-                        PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT, true);
+                        PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT, DEFAULT_IDLE_TIMEOUT_SECONDS, true);
             }
             int equals = arg.indexOf('=');
             String flag = arg.startsWith("--") && equals > 0 ? arg.substring(0, equals) : arg;
             String value;
             switch (flag) {
                 case "--host", "--port", "--max-body-bytes", "--tokens-file", "--store", "--docs", "--cors-origins",
-                        "--auth-failure-limit" -> {
+                        "--auth-failure-limit", "--idle-timeout" -> {
                     if (equals > 0 && arg.startsWith("--")) {
                         value = arg.substring(equals + 1);
                     } else if (i + 1 < args.size()) {
@@ -114,6 +120,10 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                     authFailureLimit = value;
                     authFailureLimitSource = flag;
                 }
+                case "--idle-timeout" -> {
+                    idleTimeout = value;
+                    idleTimeoutSource = flag;
+                }
                 default -> {
                     tokensFile = value;
                     tokensFileSource = flag;
@@ -134,6 +144,7 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                 authFailureLimit == null
                         ? PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT
                         : parseInt(authFailureLimitSource, authFailureLimit, 0, 1_000_000),
+                idleTimeout == null ? DEFAULT_IDLE_TIMEOUT_SECONDS : parseInt(idleTimeoutSource, idleTimeout, 1, 3_600),
                 false);
     }
 

@@ -25,16 +25,16 @@ class OptionsTest {
     @Test
     void defaultsAreAllInterfacesPort8080And64KiB() throws UsageException {
         assertEquals(new Options("0.0.0.0", 8080, 65_536, Optional.empty(),
-                new StoreSpec.Sqlite(Path.of("plantstore.db")), true, List.of(), 30, false), parse(Map.of()));
+                new StoreSpec.Sqlite(Path.of("plantstore.db")), true, List.of(), 30, 30, false), parse(Map.of()));
     }
 
     @Test
     void flagsTakeTheirValueAfterASpaceOrAnEqualsSign() throws UsageException {
         var options = parse(Map.of(), "--host", "127.0.0.1", "--port=0", "--max-body-bytes", "1024",
                 "--tokens-file=/etc/plantstore/tokens", "--store", "memory", "--docs", "off",
-                "--cors-origins", "https://a.example, https://b.example:8443", "--auth-failure-limit", "0");
+                "--cors-origins", "https://a.example, https://b.example:8443", "--auth-failure-limit", "0", "--idle-timeout", "5");
         assertEquals(new Options("127.0.0.1", 0, 1024, Optional.of(Path.of("/etc/plantstore/tokens")),
-                new StoreSpec.Memory(), false, List.of("https://a.example", "https://b.example:8443"), 0, false),
+                new StoreSpec.Memory(), false, List.of("https://a.example", "https://b.example:8443"), 0, 5, false),
                 options);
     }
 
@@ -42,9 +42,9 @@ class OptionsTest {
     void environmentVariablesAreTheFallback() throws UsageException {
         var env = Map.of("PLANTSTORE_HOST", "::1", "PLANTSTORE_PORT", "9000", "PLANTSTORE_MAX_BODY_BYTES", "10",
                 "PLANTSTORE_TOKENS_FILE", "tokens.txt", "PLANTSTORE_STORE", "sqlite:/var/lib/plants.db",
-                "PLANTSTORE_DOCS", "false", "PLANTSTORE_CORS_ORIGINS", "*", "PLANTSTORE_AUTH_FAILURE_LIMIT", "5");
+                "PLANTSTORE_DOCS", "false", "PLANTSTORE_CORS_ORIGINS", "*", "PLANTSTORE_AUTH_FAILURE_LIMIT", "5", "PLANTSTORE_IDLE_TIMEOUT", "7");
         assertEquals(new Options("::1", 9000, 10, Optional.of(Path.of("tokens.txt")),
-                new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false, List.of("*"), 5, false), parse(env));
+                new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false, List.of("*"), 5, 7, false), parse(env));
     }
 
     @Test

@@ -6,6 +6,8 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.time.Duration;
 import java.util.Objects;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +29,9 @@ public final class PlantStoreServer implements AutoCloseable {
     /** How long {@link #close()} waits for requests in flight before cutting them off. */
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
+    /** How long a connection may stay silent unless {@link #start(PlantStoreApi, String, int, Duration)} says. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.plantstore.access");
 
     private final Javalin app;
@@ -43,12 +48,30 @@ public final class PlantStoreServer implements AutoCloseable {
      * @throws io.javalin.util.JavalinBindException when the address cannot be bound
      */
     public static PlantStoreServer start(PlantStoreApi api, String host, int port) {
+        return start(api, host, port, DEFAULT_IDLE_TIMEOUT);
+    }
+
+    /**
+     * As {@link #start(PlantStoreApi, String, int)}, closing any connection on which nothing arrives for
+     * {@code idleTimeout}: an idle keep-alive connection, a client that stops in the middle of its headers, a body
+     * that never finishes (which gets 408 first).
+     */
+    public static PlantStoreServer start(PlantStoreApi api, String host, int port, Duration idleTimeout) {
         Objects.requireNonNull(host, "null host");
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be between 0 and 65535");
         }
+        if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+            throw new IllegalArgumentException("idleTimeout must be positive");
+        }
         Javalin app = create(api, STOP_TIMEOUT);
         app.start(host, port);
+        // Javalin creates its connector on start; connections from here on get the time-out.
+        for (Connector connector : app.jettyServer().server().getConnectors()) {
+            if (connector instanceof AbstractConnector timed) {
+                timed.setIdleTimeout(idleTimeout.toMillis());
+            }
+        }
         return new PlantStoreServer(app, host);
     }
 

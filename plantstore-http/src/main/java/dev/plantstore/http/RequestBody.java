@@ -3,6 +3,7 @@ package dev.plantstore.http;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Reads a JSON request body within a size limit. The limit holds whether or not the client declared a length: a
@@ -23,6 +24,9 @@ final class RequestBody {
         try (InputStream in = ctx.req().getInputStream()) {
             body = in.readNBytes(maxBytes + 1);
         } catch (IOException e) {
+            if (e.getCause() instanceof TimeoutException) {
+                throw new ApiProblem(408, "request body did not arrive in time");
+            }
             throw new ApiProblem(400, "request body could not be read");
         }
         if (body.length > maxBytes) {
