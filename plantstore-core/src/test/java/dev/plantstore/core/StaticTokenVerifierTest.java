@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class StaticTokenVerifierTest {
 
@@ -52,6 +54,26 @@ class StaticTokenVerifierTest {
     void aNullTokenIsRefused() {
         assertThrows(IllegalArgumentException.class,
                 () -> TokenVerifier.staticTokens(new ArrayList<>(Arrays.asList("good", null))));
+    }
+
+    /**
+     * What the timing of a check could reveal depends only on what is compared: here always every configured digest,
+     * each against a digest of the same length, whatever the token presented, its length, or which token matches.
+     */
+    @ParameterizedTest(name = "presented [{0}]")
+    @ValueSource(strings = {"alpha-1", "beta.2==", "a", "alpha-", "alpha-1-but-much-longer-than-any-configured-token", ""})
+    void everyCheckComparesEveryDigestAtFullLength(String presented) {
+        List<int[]> comparedLengths = new ArrayList<>();
+        var watched = new StaticTokenVerifier(List.of("alpha-1", "beta.2==", "gamma"), (known, given) -> {
+            comparedLengths.add(new int[] {known.length, given.length});
+            return java.security.MessageDigest.isEqual(known, given);
+        });
+        watched.verify(presented);
+        assertEquals(3, comparedLengths.size());
+        for (int[] lengths : comparedLengths) {
+            assertEquals(32, lengths[0]);
+            assertEquals(32, lengths[1]);
+        }
     }
 
     @Test
