@@ -1,6 +1,7 @@
 package dev.plantstore.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -151,6 +152,52 @@ class DurabilityIT {
                     int expected = deleted.contains(id) ? 404 : 204;
                     assertEquals(expected, delete(restarted, id), "plant " + id + " after the crash");
                 }
+            }
+        }
+    }
+
+    /** SIGTERM while 64 clients write: it stops within the bound, exits 0, and every 200 it sent is on disk. */
+    @Test
+    void sigtermUnderLoadLosesNoAcknowledgedWriteAndExitsZero() throws Exception {
+        Set<Long> created = ConcurrentHashMap.newKeySet();
+        try (var jar = RunningJar.start(dir, ENV)) {
+            var ids = new AtomicLong();
+            var running = new AtomicBoolean(true);
+            List<Thread> clients = new ArrayList<>();
+            for (int c = 0; c < 64; c++) {
+                Thread client = new Thread(() -> {
+                    while (running.get()) {
+                        long id = ids.incrementAndGet();
+                        try {
+                            if (create(jar, id) == 200) {
+                                created.add(id);
+                            }
+                        } catch (IOException | InterruptedException e) {
+                            return;
+                        }
+                    }
+                });
+                client.start();
+                clients.add(client);
+            }
+            Thread.sleep(1_500);
+            long signalled = System.nanoTime();
+            jar.process().destroy();
+            assertTrue(jar.process().waitFor(15, TimeUnit.SECONDS), "stopped within 15 s of SIGTERM");
+            Duration stopping = Duration.ofNanos(System.nanoTime() - signalled);
+            assertEquals(0, jar.process().exitValue());
+            assertThrows(java.net.ConnectException.class, () -> new java.net.Socket("127.0.0.1", jar.port()).close());
+            running.set(false);
+            for (Thread client : clients) {
+                client.join(15_000);
+            }
+            assertTrue(jar.outputSoFar().contains("plantstore stopped"), jar.outputSoFar());
+            assertTrue(stopping.toSeconds() < 12, "stopped in " + stopping.toMillis() + " ms");
+        }
+        assertTrue(created.size() > 100, "the load acknowledged " + created.size() + " creates");
+        try (var restarted = RunningJar.start(dir, ENV)) {
+            for (long id : created) {
+                assertEquals(409, create(restarted, id), "plant " + id + " acknowledged before the SIGTERM");
             }
         }
     }
