@@ -1,0 +1,189 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * 64 clients against the jar with a mix of valid, malformed and unauthenticated requests. Afterwards: no 5xx was
+ * answered, the heap after a full GC grew within a stated bound, threads and file descriptors are back near where
+ * they were, and the store holds exactly what the acknowledged operations say. The normal run lasts
+ * {@value #DEFAULT_SECONDS} s; {@code ./mvnw -Psoak verify} runs it for ten minutes.
+ */
+class LoadSoakIT {
+
+    static final int DEFAULT_SECONDS = 15;
+    private static final int CLIENTS = 64;
+    private static final String TOKEN = "soak-token";
+    private static final Pattern HEAP_USED = Pattern.compile("total \\d+K, used (\\d+)K");
+
+    @TempDir
+    Path dir;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final AtomicLong serverErrors = new AtomicLong();
+    private final AtomicLong requests = new AtomicLong();
+    private final Set<Long> present = ConcurrentHashMap.newKeySet();
+    private final Set<Long> deleted = ConcurrentHashMap.newKeySet();
+
+    private int send(RunningJar jar, HttpRequest.Builder request) throws IOException, InterruptedException {
+        int status = http.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+        requests.incrementAndGet();
+        if (status >= 500) {
+            serverErrors.incrementAndGet();
+        }
+        return status;
+    }
+
+    private HttpRequest.Builder create(RunningJar jar, long id, String token) {
+        return HttpRequest.newBuilder(jar.uri("/plants"))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"plant " + id + "\",\"tag\":\"t\"}"));
+    }
+
+    private HttpRequest.Builder delete(RunningJar jar, long id) {
+        return HttpRequest.newBuilder(URI.create(jar.uri("/plants/") + Long.toString(id)))
+                .header("Authorization", "Bearer " + TOKEN).DELETE();
+    }
+
+    /** One client's loop: mostly valid writes, and the rest the kinds of garbage a public endpoint receives. */
+    private void drive(RunningJar jar, int client, long deadline) throws Exception {
+        long nextId = (long) client << 40;
+        var random = ThreadLocalRandom.current();
+        while (System.nanoTime() < deadline) {
+            int kind = random.nextInt(10);
+            if (kind < 5) {
+                long id = nextId++;
+                if (send(jar, create(jar, id, TOKEN)) == 200) {
+                    present.add(id);
+                }
+            } else if (kind < 7 && !present.isEmpty()) {
+                long id = nextId - 1;
+                if (present.contains(id) && send(jar, delete(jar, id)) == 204) {
+                    present.remove(id);
+                    deleted.add(id);
+                }
+            } else if (kind == 7) {
+                send(jar, HttpRequest.newBuilder(jar.uri("/plants")).header("Authorization", "Bearer " + TOKEN)
+                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"id\":")));
+            } else if (kind == 8) {
+                send(jar, create(jar, nextId, "wrong-token"));
+            } else {
+                send(jar, HttpRequest.newBuilder(jar.uri("/plants/" + nextId)).DELETE());
+            }
+        }
+    }
+
+    private static long heapUsedAfterGcKiB(long pid) throws Exception {
+        jcmd(pid, "GC.run");
+        Matcher used = HEAP_USED.matcher(jcmd(pid, "GC.heap_info"));
+        assertTrue(used.find(), "jcmd GC.heap_info reports the heap");
+        return Long.parseLong(used.group(1));
+    }
+
+    private static String jcmd(long pid, String command) throws Exception {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        return output;
+    }
+
+    private static int threads(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+            if (line.startsWith("Threads:")) {
+                return Integer.parseInt(line.substring("Threads:".length()).strip());
+            }
+        }
+        throw new AssertionError("no thread count in /proc/" + pid + "/status");
+    }
+
+    private static long fileDescriptors(long pid) throws IOException {
+        try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            return fds.count();
+        }
+    }
+
+    @Test
+    void mixedLoadLeavesNo5xxNoLeaksAndExactlyTheAcknowledgedPlants() throws Exception {
+        int seconds = Integer.getInteger("plantstore.soak.seconds", DEFAULT_SECONDS);
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory",
+                "--auth-failure-limit", "0", "--idle-timeout", "2")) {
+            long pid = jar.process().pid();
+            long warmUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            runClients(jar, warmUp);
+            Thread.sleep(4_000);
+            long heapBefore = heapUsedAfterGcKiB(pid);
+            int threadsBefore = threads(pid);
+            long fdsBefore = fileDescriptors(pid);
+
+            runClients(jar, System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds));
+            Thread.sleep(5_000);
+
+            long heapAfter = heapUsedAfterGcKiB(pid);
+            int threadsAfter = threads(pid);
+            long fdsAfter = fileDescriptors(pid);
+            System.out.printf("load: %d requests in %d s; heap after GC %d KiB -> %d KiB with %d plants held; "
+                            + "threads %d -> %d; file descriptors %d -> %d%n", requests.get(), seconds, heapBefore,
+                    heapAfter, present.size(), threadsBefore, threadsAfter, fdsBefore, fdsAfter);
+
+            assertEquals(0, serverErrors.get(), "5xx answers");
+            long boundKiB = 32 * 1024 + present.size() / 2;
+            assertTrue(heapAfter - heapBefore < boundKiB, "heap grew " + (heapAfter - heapBefore) + " KiB; bound "
+                    + boundKiB + " KiB (32 MiB + 512 bytes per plant held)");
+            assertTrue(threadsAfter <= threadsBefore + CLIENTS, "threads " + threadsBefore + " -> " + threadsAfter);
+            assertTrue(fdsAfter <= fdsBefore + 8, "file descriptors " + fdsBefore + " -> " + fdsAfter);
+
+            for (long id : present) {
+                assertEquals(409, send(jar, create(jar, id, TOKEN)), "plant " + id + " is held");
+            }
+            for (long id : deleted) {
+                assertEquals(404, send(jar, delete(jar, id)), "plant " + id + " is gone");
+            }
+        }
+    }
+
+    private void runClients(RunningJar jar, long deadline) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+        try {
+            List<Future<?>> clients = new ArrayList<>();
+            for (int c = 0; c < CLIENTS; c++) {
+                int client = c + (int) (requests.get() % 1000) * CLIENTS;
+                clients.add(pool.submit(() -> {
+                    drive(jar, client, deadline);
+                    return null;
+                }));
+            }
+            for (Future<?> client : clients) {
+                client.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
