@@ -4,6 +4,7 @@ import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,110 +50,88 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
             generated and printed at start-up.
             """;
 
-    static Options parse(List<String> args, Map<String, String> env) throws UsageException {
-        String host = env.get("PLANTSTORE_HOST");
-        String port = env.get("PLANTSTORE_PORT");
-        String maxBodyBytes = env.get("PLANTSTORE_MAX_BODY_BYTES");
-        String tokensFile = env.get("PLANTSTORE_TOKENS_FILE");
-        String store = env.get("PLANTSTORE_STORE");
-        String docs = env.get("PLANTSTORE_DOCS");
-        String corsOrigins = env.get("PLANTSTORE_CORS_ORIGINS");
-        String authFailureLimit = env.get("PLANTSTORE_AUTH_FAILURE_LIMIT");
-        String authFailureLimitSource = "PLANTSTORE_AUTH_FAILURE_LIMIT";
-        String idleTimeout = env.get("PLANTSTORE_IDLE_TIMEOUT");
-        String idleTimeoutSource = "PLANTSTORE_IDLE_TIMEOUT";
-        String hostSource = "PLANTSTORE_HOST";
-        String portSource = "PLANTSTORE_PORT";
-        String maxBodySource = "PLANTSTORE_MAX_BODY_BYTES";
-        String tokensFileSource = "PLANTSTORE_TOKENS_FILE";
-        String storeSource = "PLANTSTORE_STORE";
-        String docsSource = "PLANTSTORE_DOCS";
+    /** Each option's flag and the environment variable it falls back to. */
+    private static final Map<String, String> ENVIRONMENT_FALLBACK = Map.of(
+            "--host", "PLANTSTORE_HOST",
+            "--port", "PLANTSTORE_PORT",
+            "--max-body-bytes", "PLANTSTORE_MAX_BODY_BYTES",
+            "--tokens-file", "PLANTSTORE_TOKENS_FILE",
+            "--store", "PLANTSTORE_STORE",
+            "--docs", "PLANTSTORE_DOCS",
+            "--cors-origins", "PLANTSTORE_CORS_ORIGINS",
+            "--auth-failure-limit", "PLANTSTORE_AUTH_FAILURE_LIMIT",
+            "--idle-timeout", "PLANTSTORE_IDLE_TIMEOUT");
 
+    /** A value as given, and where it came from (the flag or the variable), for the message if it is bad. */
+    private record Given(String value, String source) {
+    }
+
+    static Options parse(List<String> args, Map<String, String> env) throws UsageException {
+        if (args.contains("-h") || args.contains("--help")) {
+            return new Options(DEFAULT_HOST, DEFAULT_PORT, PlantStoreApi.DEFAULT_MAX_BODY_BYTES, Optional.empty(),
+                    StoreSpec.parse("default", StoreSpec.DEFAULT), true, List.of(),
+                    PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT, DEFAULT_IDLE_TIMEOUT_SECONDS, true);
+        }
+        Map<String, Given> given = new HashMap<>();
+        ENVIRONMENT_FALLBACK.forEach((flag, variable) -> {
+            if (env.get(variable) != null) {
+                given.put(flag, new Given(env.get(variable), variable));
+            }
+        });
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
-            if (arg.equals("-h") || arg.equals("--help")) {
-                return new Options(DEFAULT_HOST, DEFAULT_PORT, PlantStoreApi.DEFAULT_MAX_BODY_BYTES, Optional.empty(),
-                        StoreSpec.parse("default", StoreSpec.DEFAULT), true, List.of(),
-                        PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT, DEFAULT_IDLE_TIMEOUT_SECONDS, true);
-            }
             int equals = arg.indexOf('=');
             String flag = arg.startsWith("--") && equals > 0 ? arg.substring(0, equals) : arg;
-            String value;
-            switch (flag) {
-                case "--host", "--port", "--max-body-bytes", "--tokens-file", "--store", "--docs", "--cors-origins",
-                        "--auth-failure-limit", "--idle-timeout" -> {
-                    if (equals > 0 && arg.startsWith("--")) {
-                        value = arg.substring(equals + 1);
-                    } else if (i + 1 < args.size()) {
-                        value = args.get(++i);
-                    } else {
-                        throw new UsageException(flag + " needs a value (see --help)");
-                    }
-                }
-                case "--tokens", "--token" -> throw new UsageException(flag + " is not an option: a token on the "
-                        + "command line is visible to every user through ps; use PLANTSTORE_TOKENS or --tokens-file");
-                default -> throw new UsageException(
+            if (flag.equals("--tokens") || flag.equals("--token")) {
+                throw new UsageException(flag + " is not an option: a token on the command line is visible to every "
+                        + "user through ps; use PLANTSTORE_TOKENS or --tokens-file");
+            }
+            if (!ENVIRONMENT_FALLBACK.containsKey(flag)) {
+                throw new UsageException(
                         (arg.startsWith("-") ? "unknown option " : "unexpected argument ") + arg + " (see --help)");
             }
-            switch (flag) {
-                case "--host" -> {
-                    host = value;
-                    hostSource = flag;
-                }
-                case "--port" -> {
-                    port = value;
-                    portSource = flag;
-                }
-                case "--max-body-bytes" -> {
-                    maxBodyBytes = value;
-                    maxBodySource = flag;
-                }
-                case "--store" -> {
-                    store = value;
-                    storeSource = flag;
-                }
-                case "--docs" -> {
-                    docs = value;
-                    docsSource = flag;
-                }
-                case "--cors-origins" -> corsOrigins = value;
-                case "--auth-failure-limit" -> {
-                    authFailureLimit = value;
-                    authFailureLimitSource = flag;
-                }
-                case "--idle-timeout" -> {
-                    idleTimeout = value;
-                    idleTimeoutSource = flag;
-                }
-                default -> {
-                    tokensFile = value;
-                    tokensFileSource = flag;
-                }
+            if (equals > 0 && arg.startsWith("--")) {
+                given.put(flag, new Given(arg.substring(equals + 1), flag));
+            } else if (i + 1 < args.size()) {
+                given.put(flag, new Given(args.get(++i), flag));
+            } else {
+                throw new UsageException(flag + " needs a value (see --help)");
             }
         }
 
+        Given host = given.get("--host");
+        Given port = given.get("--port");
+        Given maxBodyBytes = given.get("--max-body-bytes");
+        Given tokensFile = given.get("--tokens-file");
+        Given store = given.get("--store");
+        Given docs = given.get("--docs");
+        Given corsOrigins = given.get("--cors-origins");
+        Given authFailureLimit = given.get("--auth-failure-limit");
+        Given idleTimeout = given.get("--idle-timeout");
         return new Options(
-                host == null ? DEFAULT_HOST : requireNonBlank(hostSource, host),
-                port == null ? DEFAULT_PORT : parseInt(portSource, port, 0, 65_535),
+                host == null ? DEFAULT_HOST : requireNonBlank(host),
+                port == null ? DEFAULT_PORT : parseInt(port, 0, 65_535),
                 maxBodyBytes == null
                         ? PlantStoreApi.DEFAULT_MAX_BODY_BYTES
-                        : parseInt(maxBodySource, maxBodyBytes, 1, Integer.MAX_VALUE - 1),
-                tokensFile == null ? Optional.empty() : Optional.of(Path.of(requireNonBlank(tokensFileSource, tokensFile))),
-                StoreSpec.parse(storeSource, store == null ? StoreSpec.DEFAULT : store),
-                docs == null || parseOnOff(docsSource, docs),
-                corsOrigins == null ? List.of() : parseOrigins(corsOrigins),
+                        : parseInt(maxBodyBytes, 1, Integer.MAX_VALUE - 1),
+                tokensFile == null ? Optional.empty() : Optional.of(Path.of(requireNonBlank(tokensFile))),
+                store == null
+                        ? StoreSpec.parse("default", StoreSpec.DEFAULT)
+                        : StoreSpec.parse(store.source(), store.value()),
+                docs == null || parseOnOff(docs),
+                corsOrigins == null ? List.of() : parseOrigins(corsOrigins.value()),
                 authFailureLimit == null
                         ? PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT
-                        : parseInt(authFailureLimitSource, authFailureLimit, 0, 1_000_000),
-                idleTimeout == null ? DEFAULT_IDLE_TIMEOUT_SECONDS : parseInt(idleTimeoutSource, idleTimeout, 1, 3_600),
+                        : parseInt(authFailureLimit, 0, 1_000_000),
+                idleTimeout == null ? DEFAULT_IDLE_TIMEOUT_SECONDS : parseInt(idleTimeout, 1, 3_600),
                 false);
     }
 
-    private static boolean parseOnOff(String source, String value) throws UsageException {
-        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+    private static boolean parseOnOff(Given given) throws UsageException {
+        return switch (given.value().strip().toLowerCase(Locale.ROOT)) {
             case "on", "true", "yes" -> true;
             case "off", "false", "no" -> false;
-            default -> throw new UsageException(source + " must be on or off, got '" + value + "'");
+            default -> throw new UsageException(given.source() + " must be on or off, got '" + given.value() + "'");
         };
     }
 
@@ -167,22 +146,23 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
         return List.copyOf(origins);
     }
 
-    private static String requireNonBlank(String source, String value) throws UsageException {
-        if (value.isBlank()) {
-            throw new UsageException(source + " must not be empty");
+    private static String requireNonBlank(Given given) throws UsageException {
+        if (given.value().isBlank()) {
+            throw new UsageException(given.source() + " must not be empty");
         }
-        return value.strip();
+        return given.value().strip();
     }
 
-    private static int parseInt(String source, String value, int min, int max) throws UsageException {
+    private static int parseInt(Given given, int min, int max) throws UsageException {
         try {
-            int parsed = Integer.parseInt(value.strip());
+            int parsed = Integer.parseInt(given.value().strip());
             if (parsed >= min && parsed <= max) {
                 return parsed;
             }
         } catch (NumberFormatException e) {
             // Falls through to the one message that covers both kinds of bad value.
         }
-        throw new UsageException(source + " must be an integer from " + min + " to " + max + ", got '" + value + "'");
+        throw new UsageException(given.source() + " must be an integer from " + min + " to " + max + ", got '"
+                + given.value() + "'");
     }
 }
