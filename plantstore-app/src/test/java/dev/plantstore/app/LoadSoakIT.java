@@ -38,7 +38,8 @@ class LoadSoakIT {
     static final int DEFAULT_SECONDS = 15;
     private static final int CLIENTS = 64;
     private static final String TOKEN = "soak-token";
-    private static final Pattern HEAP_USED = Pattern.compile("total \\d+K, used (\\d+)K");
+    /** G1's line of {@code jcmd GC.heap_info}; JDK 17 prints "total NK, used NK", later ones add reserved and committed. */
+    private static final Pattern HEAP_USED = Pattern.compile("garbage-first heap .*?, used (\\d+)K");
 
     @TempDir
     Path dir;
