@@ -105,51 +105,22 @@ class DurabilityIT {
      */
     @Test
     void everyAcknowledgedWriteSurvivesKillDashNine() throws Exception {
-        Set<Long> created = ConcurrentHashMap.newKeySet();
-        Set<Long> deleteSent = ConcurrentHashMap.newKeySet();
-        Set<Long> deleted = ConcurrentHashMap.newKeySet();
+        Writers writers;
         try (var jar = RunningJar.start(dir, ENV)) {
-            var ids = new AtomicLong();
-            var running = new AtomicBoolean(true);
-            List<Thread> clients = new ArrayList<>();
-            for (int c = 0; c < 16; c++) {
-                Thread client = new Thread(() -> {
-                    while (running.get()) {
-                        long id = ids.incrementAndGet();
-                        try {
-                            if (create(jar, id) == 200) {
-                                created.add(id);
-                                if (id % 3 == 0) {
-                                    deleteSent.add(id);
-                                    if (delete(jar, id) == 204) {
-                                        deleted.add(id);
-                                    }
-                                }
-                            }
-                        } catch (IOException | InterruptedException e) {
-                            return;
-                        }
-                    }
-                });
-                client.start();
-                clients.add(client);
-            }
+            writers = Writers.start(jar, 16, true);
             Thread.sleep(2_000);
             jar.process().destroyForcibly();
             assertTrue(jar.process().waitFor(10, TimeUnit.SECONDS));
-            running.set(false);
-            for (Thread client : clients) {
-                client.join(15_000);
-            }
+            writers.stop();
         }
-        assertTrue(created.size() > 100, "the load acknowledged " + created.size() + " creates");
-        assertTrue(deleted.size() > 10, "the load acknowledged " + deleted.size() + " deletes");
+        assertTrue(writers.created.size() > 100, "the load acknowledged " + writers.created.size() + " creates");
+        assertTrue(writers.deleted.size() > 10, "the load acknowledged " + writers.deleted.size() + " deletes");
 
         try (var restarted = RunningJar.start(dir, ENV)) {
-            for (long id : created) {
-                boolean deleteUnanswered = deleteSent.contains(id) && !deleted.contains(id);
+            for (long id : writers.created) {
+                boolean deleteUnanswered = writers.deleteSent.contains(id) && !writers.deleted.contains(id);
                 if (!deleteUnanswered) {
-                    int expected = deleted.contains(id) ? 404 : 204;
+                    int expected = writers.deleted.contains(id) ? 404 : 204;
                     assertEquals(expected, delete(restarted, id), "plant " + id + " after the crash");
                 }
             }
@@ -159,27 +130,9 @@ class DurabilityIT {
     /** SIGTERM while 64 clients write: it stops within the bound, exits 0, and every 200 it sent is on disk. */
     @Test
     void sigtermUnderLoadLosesNoAcknowledgedWriteAndExitsZero() throws Exception {
-        Set<Long> created = ConcurrentHashMap.newKeySet();
+        Writers writers;
         try (var jar = RunningJar.start(dir, ENV)) {
-            var ids = new AtomicLong();
-            var running = new AtomicBoolean(true);
-            List<Thread> clients = new ArrayList<>();
-            for (int c = 0; c < 64; c++) {
-                Thread client = new Thread(() -> {
-                    while (running.get()) {
-                        long id = ids.incrementAndGet();
-                        try {
-                            if (create(jar, id) == 200) {
-                                created.add(id);
-                            }
-                        } catch (IOException | InterruptedException e) {
-                            return;
-                        }
-                    }
-                });
-                client.start();
-                clients.add(client);
-            }
+            writers = Writers.start(jar, 64, false);
             Thread.sleep(1_500);
             long signalled = System.nanoTime();
             jar.process().destroy();
@@ -187,17 +140,67 @@ class DurabilityIT {
             Duration stopping = Duration.ofNanos(System.nanoTime() - signalled);
             assertEquals(0, jar.process().exitValue());
             assertThrows(java.net.ConnectException.class, () -> new java.net.Socket("127.0.0.1", jar.port()).close());
-            running.set(false);
-            for (Thread client : clients) {
-                client.join(15_000);
-            }
+            writers.stop();
             assertTrue(jar.outputSoFar().contains("plantstore stopped"), jar.outputSoFar());
             assertTrue(stopping.toSeconds() < 12, "stopped in " + stopping.toMillis() + " ms");
         }
-        assertTrue(created.size() > 100, "the load acknowledged " + created.size() + " creates");
+        assertTrue(writers.created.size() > 100, "the load acknowledged " + writers.created.size() + " creates");
         try (var restarted = RunningJar.start(dir, ENV)) {
-            for (long id : created) {
+            for (long id : writers.created) {
                 assertEquals(409, create(restarted, id), "plant " + id + " acknowledged before the SIGTERM");
+            }
+        }
+    }
+
+    /**
+     * Clients creating plants in a loop, each id once, until stopped or the server goes away; with
+     * {@code deleteEveryThird} they also delete every third plant they created. Records what the server acknowledged,
+     * and which deletes were sent, since one cut off by a crash may or may not have happened.
+     */
+    private static final class Writers {
+        final Set<Long> created = ConcurrentHashMap.newKeySet();
+        final Set<Long> deleteSent = ConcurrentHashMap.newKeySet();
+        final Set<Long> deleted = ConcurrentHashMap.newKeySet();
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final List<Thread> threads = new ArrayList<>();
+
+        static Writers start(RunningJar jar, int clients, boolean deleteEveryThird) {
+            var writers = new Writers();
+            var ids = new AtomicLong();
+            for (int c = 0; c < clients; c++) {
+                Thread client = new Thread(() -> {
+                    while (writers.running.get()) {
+                        try {
+                            writers.writeOnce(jar, ids.incrementAndGet(), deleteEveryThird);
+                        } catch (IOException | InterruptedException e) {
+                            return;
+                        }
+                    }
+                });
+                client.start();
+                writers.threads.add(client);
+            }
+            return writers;
+        }
+
+        private void writeOnce(RunningJar jar, long id, boolean deleteEveryThird)
+                throws IOException, InterruptedException {
+            if (create(jar, id) != 200) {
+                return;
+            }
+            created.add(id);
+            if (deleteEveryThird && id % 3 == 0) {
+                deleteSent.add(id);
+                if (delete(jar, id) == 204) {
+                    deleted.add(id);
+                }
+            }
+        }
+
+        void stop() throws InterruptedException {
+            running.set(false);
+            for (Thread client : threads) {
+                client.join(15_000);
             }
         }
     }
