@@ -3,7 +3,6 @@ package dev.plantstore.http;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,6 +14,9 @@ import java.util.Set;
 final class Cors implements Handler {
 
     static final String ANY_ORIGIN = "*";
+
+    /** The response headers a page may read besides the simple ones: the challenge, the back-off, the method list. */
+    private static final String EXPOSED_HEADERS = "WWW-Authenticate, Retry-After, Allow";
 
     private final Set<String> origins;
     private final String methods;
@@ -39,7 +41,7 @@ final class Cors implements Handler {
         }
         ctx.header("Access-Control-Allow-Origin", origin);
         ctx.header("Vary", "Origin");
-        ctx.header("Access-Control-Expose-Headers", String.join(", ", List.of("WWW-Authenticate", "Retry-After", "Allow")));
+        ctx.header("Access-Control-Expose-Headers", EXPOSED_HEADERS);
         if (ctx.method().equals(HandlerType.OPTIONS) && ctx.header("Access-Control-Request-Method") != null) {
             ctx.header("Access-Control-Allow-Methods", methods);
             ctx.header("Access-Control-Allow-Headers", "Authorization, Content-Type");
