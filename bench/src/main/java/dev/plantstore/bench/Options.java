@@ -1,0 +1,55 @@
+package dev.plantstore.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** What {@code bench/run} was asked to measure, from its arguments and environment. */
+record Options(int seconds, int warmupSeconds, int runs, List<Integer> connections, Set<String> parts,
+               List<String> jvmOptions, Optional<String> postgresUrl, Path benchDir, Path out) {
+
+    static final String USAGE = """
+            usage: bench/run [--seconds N] [--warmup-seconds N] [--runs N] [--connections 1,16,64,256]
+                             [--parts load,startup,heap] [--jvm-options "FLAGS"] [--out DIR]
+            PostgreSQL is measured too when PLANTSTORE_BENCH_POSTGRES_URL names a database (jdbc:postgresql:...).
+            """;
+
+    static Options parse(List<String> args, Map<String, String> env, Path benchDir) {
+        int seconds = 10;
+        int warmupSeconds = 30;
+        int runs = 3;
+        List<Integer> connections = List.of(1, 16, 64, 256);
+        Set<String> parts = Set.of("load", "startup", "heap");
+        List<String> jvmOptions = List.of();
+        Path out = benchDir.resolve("results");
+        for (int i = 0; i < args.size(); i++) {
+            String flag = args.get(i);
+            if (i + 1 >= args.size()) {
+                throw new IllegalArgumentException(flag + " needs a value\n" + USAGE);
+            }
+            String value = args.get(++i);
+            switch (flag) {
+                case "--seconds" -> seconds = Integer.parseInt(value);
+                case "--warmup-seconds" -> warmupSeconds = Integer.parseInt(value);
+                case "--runs" -> runs = Integer.parseInt(value);
+                case "--connections" -> connections = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
+                case "--parts" -> parts = Set.of(value.split(","));
+                case "--jvm-options" -> jvmOptions = value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
+                case "--out" -> out = Path.of(value);
+                default -> throw new IllegalArgumentException("unknown option " + flag + "\n" + USAGE);
+            }
+        }
+        List<String> unknownParts = new ArrayList<>(parts);
+        unknownParts.removeAll(Set.of("load", "startup", "heap"));
+        if (!unknownParts.isEmpty()) {
+            throw new IllegalArgumentException("unknown part " + unknownParts + "\n" + USAGE);
+        }
+        String postgres = env.get("PLANTSTORE_BENCH_POSTGRES_URL");
+        return new Options(seconds, warmupSeconds, runs, connections, parts, jvmOptions,
+                Optional.ofNullable(postgres).filter(url -> !url.isBlank()), benchDir, out);
+    }
+}
