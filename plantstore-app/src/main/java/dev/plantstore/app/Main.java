@@ -4,7 +4,6 @@ import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
 import io.javalin.util.JavalinBindException;
-import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -20,7 +19,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        PrintStream out = System.out;
+        Console out = Console.install();
         try {
             Options options = Options.parse(Arrays.asList(args), System.getenv());
             if (options.help()) {
@@ -29,15 +28,17 @@ public final class Main {
             }
             start(options, System.getenv(), out);
         } catch (UsageException e) {
+            out.flush();
             System.err.println("plantstore: " + e.getMessage());
             System.exit(USAGE_ERROR);
         } catch (StartupException e) {
+            out.flush();
             System.err.println("plantstore: " + e.getMessage());
             System.exit(STARTUP_ERROR);
         }
     }
 
-    private static void start(Options options, Map<String, String> env, PrintStream out)
+    private static void start(Options options, Map<String, String> env, Console out)
             throws UsageException, StartupException {
         List<String> tokens = Tokens.configured(env.get("PLANTSTORE_TOKENS"), options.tokensFile());
         String generatedToken = null;
@@ -82,7 +83,6 @@ public final class Main {
         }
         // Last, so that whoever waits for this line finds everything above it already printed.
         out.println("plantstore listening on " + url);
-        out.flush();
     }
 
     /**
@@ -91,15 +91,14 @@ public final class Main {
      * The JVM would report 143 for SIGTERM however cleanly the hooks ran; a requested, completed stop is a success,
      * so the hook ends the process itself once the server is down.
      */
-    private static void stop(PlantStoreServer server, OpenStore store, PrintStream out) {
+    private static void stop(PlantStoreServer server, OpenStore store, Console out) {
         server.close();
         store.close();
         out.println("plantstore stopped");
-        out.flush();
         Runtime.getRuntime().halt(0);
     }
 
-    private static void printGeneratedToken(PrintStream out, String token, String url) {
+    private static void printGeneratedToken(Console out, String token, String url) {
         String local = url.replace("://0.0.0.0:", "://127.0.0.1:").replace("://[::]:", "://[::1]:");
         out.println("No token configured (PLANTSTORE_TOKENS or --tokens-file), so this run accepts one generated token:");
         out.println("  " + token);
