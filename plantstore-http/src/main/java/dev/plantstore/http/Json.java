@@ -27,7 +27,7 @@ final class Json {
     }
 
     static void respond(Context ctx, int status, Plant plant) {
-        send(ctx, status, write(generator -> {
+        sendDirectly(ctx, status, write(generator -> {
             generator.writeStartObject();
             generator.writeStringField("name", plant.name());
             if (plant.tag() != null) {
@@ -60,6 +60,21 @@ final class Json {
 
     private static void send(Context ctx, int status, byte[] body) {
         ctx.status(status).contentType(CONTENT_TYPE).result(body);
+    }
+
+    /**
+     * Writes a success body to the response itself rather than through {@code ctx.result}, for which Javalin allocates
+     * an 8 KiB copy buffer per response: half of what the server allocated under load. Errors keep going through
+     * {@code ctx.result}, so that an embedding application's error handler for their status can still replace them.
+     */
+    private static void sendDirectly(Context ctx, int status, byte[] body) {
+        ctx.status(status).contentType(CONTENT_TYPE);
+        ctx.res().setContentLength(body.length);
+        try {
+            ctx.res().getOutputStream().write(body);
+        } catch (IOException clientGone) {
+            // The client closed the connection first: there is no one to answer, and the access log has the status.
+        }
     }
 
     private interface Writer {
