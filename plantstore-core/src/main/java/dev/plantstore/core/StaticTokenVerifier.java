@@ -19,6 +19,9 @@ final class StaticTokenVerifier implements TokenVerifier {
     /** RFC 6750 section 2.1, {@code b64token}. */
     private static final Pattern BEARER_TOKEN = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
 
+    /** Looking SHA-256 up among the security providers costs more than hashing a token; copying a digest does not. */
+    private static final MessageDigest SHA_256 = lookUpSha256();
+
     private final List<byte[]> digests;
     private final BiPredicate<byte[], byte[]> constantTimeEquals;
 
@@ -61,8 +64,20 @@ final class StaticTokenVerifier implements TokenVerifier {
     }
 
     private static byte[] digest(String token) {
+        return newSha256().digest(token.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static MessageDigest newSha256() {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            return lookUpSha256();
+        }
+    }
+
+    private static MessageDigest lookUpSha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform provides SHA-256", e);
         }

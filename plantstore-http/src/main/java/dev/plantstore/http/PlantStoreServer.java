@@ -94,8 +94,7 @@ public final class PlantStoreServer implements AutoCloseable {
                 server.setStopTimeout(stopTimeout.toMillis());
                 server.setErrorHandler(new JsonErrorHandler());
             });
-            config.requestLogger.http((ctx, millis) -> ACCESS.info("{} {} {} {}ms",
-                    ctx.method().name(), ctx.path(), ctx.statusCode(), Math.round(millis * 10) / 10.0));
+            config.requestLogger.http(PlantStoreServer::logAccess);
 
             config.routes.before(new SecurityHeaders());
             api.mount(config);
@@ -110,6 +109,20 @@ public final class PlantStoreServer implements AutoCloseable {
                     (e, ctx) -> Json.respond(ctx, new ApiError(e.getStatus(), describe(e, ctx))));
             config.routes.exception(Exception.class, (e, ctx) -> GuardedHandler.respondInternalError(ctx, e));
         });
+    }
+
+    /**
+     * One line per request: method, path, status and time taken. Built by hand rather than from a logger pattern,
+     * because at tens of thousands of requests a second the pattern's formatting was a tenth of the server's work.
+     */
+    private static void logAccess(Context ctx, float millis) {
+        if (!ACCESS.isInfoEnabled()) {
+            return;
+        }
+        long tenths = Math.round(millis * 10.0);
+        ACCESS.info(new StringBuilder(64).append(ctx.method().name()).append(' ').append(ctx.path()).append(' ')
+                .append(ctx.statusCode()).append(' ').append(tenths / 10).append('.').append(tenths % 10).append("ms")
+                .toString());
     }
 
     private static String describe(HttpResponseException e, Context ctx) {
