@@ -92,8 +92,8 @@ public final class Bench {
         env.put("date", Instant.now().toString());
         env.put("wrk", command("wrk", "-v").lines().findFirst().orElse("?").strip());
         env.put("server JVM options", String.join(" ", options.jvmOptions()));
-        env.put("runs", options.runs() + " of " + options.seconds() + " s each, after " + options.warmupSeconds()
-                + " s of warm-up per server");
+        env.put("runs", options.runs() + " per figure; " + options.seconds() + " s per GET and create run, "
+                + deleteSeconds() + " s per delete run, after " + options.warmupSeconds() + " s of warm-up per server");
     }
 
     private record Target(String name, Path jar, List<String> args, String readyPath) {
@@ -143,7 +143,7 @@ public final class Bench {
                 }
                 long block = takeIdBlock();
                 WrkResult created = wrk.create(server.url(), block, 64, warmupHalf);
-                wrk.delete(server.url(), block, created, 64, warmupHalf);
+                wrk.delete(server.url(), block, created, 64, Math.max(1, warmupHalf * 6 / 10));
             }
             for (int connections : options.connections()) {
                 for (int run = 1; run <= options.runs(); run++) {
@@ -163,20 +163,21 @@ public final class Bench {
     /** One run of every measurement at this connection count, servers taking turns (A B A B, never A A B B). */
     private void measureRound(List<JvmServer> servers, int connections, int run) throws Exception {
         JvmServer baseline = servers.get(0);
-        record(baseline, "get", connections, run, wrk.get(baseline.url(), "/constant", connections, options.seconds()));
+        record(baseline, "get", connections, run, wrk.get(baseline.url(), "/constant", connections, options.seconds()),
+                false);
         List<Long> blocks = new ArrayList<>();
         List<WrkResult> creates = new ArrayList<>();
         for (JvmServer server : servers) {
             long block = takeIdBlock();
             WrkResult created = wrk.create(server.url(), block, connections, options.seconds());
-            record(server, "create", connections, run, created);
+            record(server, "create", connections, run, created, false);
             blocks.add(block);
             creates.add(created);
         }
         for (int i = 0; i < servers.size(); i++) {
             JvmServer server = servers.get(i);
-            record(server, "delete", connections, run,
-                    wrk.delete(server.url(), blocks.get(i), creates.get(i), connections, options.seconds()));
+            WrkResult deleted = wrk.delete(server.url(), blocks.get(i), creates.get(i), connections, deleteSeconds());
+            record(server, "delete", connections, run, deleted, deleted.ranOutOf(creates.get(i)));
         }
     }
 
@@ -186,11 +187,22 @@ public final class Bench {
         return block;
     }
 
-    private void record(JvmServer server, String operation, int connections, int run, WrkResult result) {
-        results.samples.add(new Sample(server.name(), operation, connections, run, result));
-        System.out.printf(Locale.ROOT, "%4d connections, run %d, %-10s %-6s %9.0f req/s  p50 %6.2f ms  p99 %7.2f ms%s%n",
+    /**
+     * A delete run deletes what the create run before it made, so it must end before those ids run out; wrk divides
+     * by the whole duration even when its threads stop early. Six tenths of the create run's time leave room for
+     * deletes two thirds faster than creates; a run that runs out anyway is marked.
+     */
+    private int deleteSeconds() {
+        return Math.max(1, options.seconds() * 6 / 10);
+    }
+
+    private void record(JvmServer server, String operation, int connections, int run, WrkResult result,
+                        boolean ranOutOfIds) {
+        results.samples.add(new Sample(server.name(), operation, connections, run, result, ranOutOfIds));
+        System.out.printf(Locale.ROOT, "%4d connections, run %d, %-10s %-6s %9.0f req/s  p50 %6.2f ms  p99 %7.2f ms%s%s%n",
                 connections, run, server.name(), operation, result.requestsPerSecond(), result.p50Micros() / 1000.0,
-                result.p99Micros() / 1000.0, result.failures() == 0 ? "" : "  " + result.failures() + " not 2xx");
+                result.p99Micros() / 1000.0, result.failures() == 0 ? "" : "  " + result.failures() + " not 2xx",
+                ranOutOfIds ? "  (ran out of ids: a lower bound)" : "");
     }
 
     /**

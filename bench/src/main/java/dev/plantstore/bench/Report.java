@@ -55,8 +55,10 @@ final class Report {
                         continue;
                     }
                     long failures = samples.stream().mapToLong(s -> s.result().failures()).sum();
-                    md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %d |%n", connections, target,
+                    long ranOut = samples.stream().filter(Sample::ranOutOfIds).count();
+                    md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s%s | %s | %s | %d |%n", connections, target,
                             operation, spread(samples, WrkResult::requestsPerSecond).format("%,.0f"),
+                            ranOut == 0 ? "" : " (" + ranOut + " ran out of ids: lower bound)",
                             spread(samples, r -> r.p50Micros() / 1000.0).format("%.2f"),
                             spread(samples, r -> r.p99Micros() / 1000.0).format("%.2f"), failures));
                 }

@@ -31,6 +31,18 @@ record WrkResult(long requests, long durationMicros, long p50Micros, long p99Mic
         return Optional.empty();
     }
 
+    /** Whether some wrk thread of this delete run reached the last id its twin in {@code created} made. */
+    boolean ranOutOf(WrkResult created) {
+        String[] deleted = sent.split(",");
+        String[] made = created.sent().split(",");
+        for (int i = 0; i < deleted.length; i++) {
+            if (Long.parseLong(deleted[i]) >= Long.parseLong(made[i])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     double requestsPerSecond() {
         return requests * 1_000_000.0 / durationMicros;
     }
