@@ -2,23 +2,21 @@ package dev.plantstore.core;
 
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 
 /**
- * {@link PlantStore} on a {@link ConcurrentHashMap}: {@code putIfAbsent} and {@code remove} give the atomic
- * create-once and delete-once the interface promises without a lock of our own. Reads never lock; a write
- * compare-and-sets into an empty bin and locks only its one bin when two ids share it.
+ * {@link PlantStore} in this process's memory. {@link PlantTable}'s {@code putIfAbsent} and {@code remove} are atomic
+ * under the lock of the id's segment, which gives the create-once and delete-once the interface promises.
  *
- * <p>Plants are kept packed ({@link PackedPlant}), with tags shared through {@link SharedTags}: at a million plants
- * with short names that is about half the heap of a map of {@link Plant} records.
+ * <p>Plants are kept packed ({@link PackedPlant}), with tags shared through {@link SharedTags}, in a table of
+ * primitive ids: at a million plants with short names that is about a quarter of the heap of a
+ * {@code ConcurrentHashMap} of {@link Plant} records, and one object per plant for the garbage collector to copy.
  */
 final class InMemoryPlantStore implements PlantStore {
 
     /** Enough for any realistic set of plant types; beyond it, tags are kept with each plant. */
     static final int SHARED_TAG_CAPACITY = 1024;
 
-    private final ConcurrentMap<Long, byte[]> plants = new ConcurrentHashMap<>();
+    private final PlantTable plants = new PlantTable();
     private final SharedTags sharedTags = new SharedTags(SHARED_TAG_CAPACITY);
 
     @Override

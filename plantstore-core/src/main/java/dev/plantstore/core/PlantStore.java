@@ -42,7 +42,7 @@ public interface PlantStore extends AutoCloseable {
     default void close() {
     }
 
-    /** A store that keeps its plants in this process's memory: fast, lock-free for reads, and gone on exit. */
+    /** A store that keeps its plants in this process's memory, compactly: fast, and gone on exit. */
     static PlantStore inMemory() {
         return new InMemoryPlantStore();
     }
