@@ -1,9 +1,9 @@
--- wrk script for bench/run: wrk -t T -c C -d D -s plants.lua URL -- MODE FIRST_ID THREADS TOKEN PATH [CREATED]
+-- wrk script for bench/run: wrk -t T -c C -d D -s plants.lua URL -- MODE FIRST_ID THREADS TOKEN PATH [COUNTS]
 --   MODE create: POST /plants with ids FIRST_ID, FIRST_ID+1, ... spread over the threads, 10-character names and
---                one of five tags
+--                one of five tags; with COUNTS (comma-separated, one per thread) each thread stops after its count
 --   MODE delete: DELETE /plants/{id} over the same ids, so it removes what the create run with that FIRST_ID made;
---                CREATED (that run's "sent", comma-separated) stops each thread once its ids are all deleted, so
---                that no delete misses
+--                COUNTS (that run's "sent") stops each thread once its ids are all deleted, so that no delete
+--                misses
 --   MODE get:    GET PATH
 -- Prints one line "BENCH {json}" with the figures bench/run reads.
 

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +27,7 @@ public final class Bench {
     static final String TOKEN = "bench-token-0123456789";
     private static final String BASELINE = "baseline";
     private static final int STARTS = 5;
+    private static final int HOLD_RUN_SECONDS = 10;
 
     private final Options options;
     private final Path appJar;
@@ -45,7 +47,8 @@ public final class Bench {
         this.logs = options.out().resolve("logs");
         this.wrk = new Wrk(options.benchDir().toAbsolutePath().resolve("plants.lua"), TOKEN);
         // Below 2^53, so wrk's Lua numbers hold the ids exactly; a new run starts far from the last one's ids.
-        this.idBlockSize = Math.max(options.seconds(), options.warmupSeconds()) * 1_000_000L;
+        this.idBlockSize = Math.max(Math.max(options.seconds(), options.warmupSeconds()) * 1_000_000L,
+                options.heldPlants());
         this.nextIdBlock = Instant.now().getEpochSecond() % 100_000 * 10_000_000_000L;
     }
 
@@ -145,6 +148,9 @@ public final class Bench {
                 WrkResult created = wrk.create(server.url(), block, 64, warmupHalf);
                 wrk.delete(server.url(), block, created, 64, Math.max(1, warmupHalf * 6 / 10));
             }
+            for (JvmServer server : servers) {
+                holdPlants(server);
+            }
             for (int connections : options.connections()) {
                 for (int run = 1; run <= options.runs(); run++) {
                     measureRound(servers, connections, run);
@@ -158,6 +164,25 @@ public final class Bench {
                 server.close();
             }
         }
+    }
+
+    /**
+     * Fills the server with the plants it holds through the measurements (a million by default), never deleted: pauses
+     * of the garbage collector grow with what the heap holds, and a store is measured as it is used, not empty.
+     */
+    private void holdPlants(JvmServer server) throws Exception {
+        long held = 0;
+        // wrk runs for its whole duration even once every thread has stopped, so fill in short runs, each with ids of
+        // its own.
+        while (held < options.heldPlants()) {
+            WrkResult run = wrk.createExactly(server.url(), takeIdBlock(), options.heldPlants() - held, 64, HOLD_RUN_SECONDS);
+            if (run.requests() == 0) {
+                throw new IllegalStateException(server.name() + " stopped creating plants at " + held);
+            }
+            held += Arrays.stream(run.sent().split(",")).mapToLong(Long::parseLong).sum();
+        }
+        results.heldPlants.put(server.name(), held);
+        System.out.printf(Locale.ROOT, "%s holds %,d plants%n", server.name(), held);
     }
 
     /** One run of every measurement at this connection count, servers taking turns (A B A B, never A A B B). */

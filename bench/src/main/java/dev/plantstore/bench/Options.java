@@ -9,11 +9,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /** What {@code bench/run} was asked to measure, from its arguments and environment. */
-record Options(int seconds, int warmupSeconds, int runs, List<Integer> connections, Set<String> parts,
+record Options(int seconds, int warmupSeconds, int runs, long heldPlants, List<Integer> connections, Set<String> parts,
                List<String> jvmOptions, Optional<String> postgresUrl, Path benchDir, Path out) {
 
     static final String USAGE = """
-            usage: bench/run [--seconds N] [--warmup-seconds N] [--runs N] [--connections 1,16,64,256]
+            usage: bench/run [--seconds N] [--warmup-seconds N] [--runs N] [--held-plants N] [--connections 1,16,64,256]
                              [--parts load,startup,heap] [--jvm-options "FLAGS"] [--out DIR]
             PostgreSQL is measured too when PLANTSTORE_BENCH_POSTGRES_URL names a database (jdbc:postgresql:...).
             """;
@@ -22,6 +22,7 @@ record Options(int seconds, int warmupSeconds, int runs, List<Integer> connectio
         int seconds = 10;
         int warmupSeconds = 30;
         int runs = 3;
+        long heldPlants = 1_000_000;
         List<Integer> connections = List.of(1, 16, 64, 256);
         Set<String> parts = Set.of("load", "startup", "heap");
         List<String> jvmOptions = List.of();
@@ -36,6 +37,7 @@ record Options(int seconds, int warmupSeconds, int runs, List<Integer> connectio
                 case "--seconds" -> seconds = Integer.parseInt(value);
                 case "--warmup-seconds" -> warmupSeconds = Integer.parseInt(value);
                 case "--runs" -> runs = Integer.parseInt(value);
+                case "--held-plants" -> heldPlants = Long.parseLong(value);
                 case "--connections" -> connections = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
                 case "--parts" -> parts = Set.of(value.split(","));
                 case "--jvm-options" -> jvmOptions = value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
@@ -49,7 +51,7 @@ record Options(int seconds, int warmupSeconds, int runs, List<Integer> connectio
             throw new IllegalArgumentException("unknown part " + unknownParts + "\n" + USAGE);
         }
         String postgres = env.get("PLANTSTORE_BENCH_POSTGRES_URL");
-        return new Options(seconds, warmupSeconds, runs, connections, parts, jvmOptions,
+        return new Options(seconds, warmupSeconds, runs, heldPlants, connections, parts, jvmOptions,
                 Optional.ofNullable(postgres).filter(url -> !url.isBlank()), benchDir, out);
     }
 }

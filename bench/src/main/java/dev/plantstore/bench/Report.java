@@ -44,7 +44,10 @@ final class Report {
     }
 
     private static void throughput(Results results, StringBuilder md) {
-        md.append("\n## Throughput and latency\n\n")
+        md.append("\n## Throughput and latency\n\n");
+        results.heldPlants.forEach((name, held) -> md.append(String.format(Locale.ROOT,
+                "- %s held %,d plants through the measurements%n", name, held)));
+        md.append("\n")
                 .append("| Connections | Server | Operation | req/s | p50 ms | p99 ms | not 2xx |\n")
                 .append("|---|---|---|---|---|---|---|\n");
         for (int connections : connectionCounts(results)) {

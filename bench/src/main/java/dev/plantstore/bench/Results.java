@@ -11,6 +11,8 @@ final class Results {
     /** Where and how: core count, JDK, operating system, date, options. */
     public final Map<String, String> environment = new LinkedHashMap<>();
     public final List<Sample> samples = new ArrayList<>();
+    /** Plants each server held, created before the measurements and never deleted. */
+    public final Map<String, Long> heldPlants = new LinkedHashMap<>();
     /** Resident set size in KiB per server: once answering and settled, and after the load. */
     public final Map<String, Long> idleRssKiB = new LinkedHashMap<>();
     public final Map<String, Long> loadedRssKiB = new LinkedHashMap<>();

@@ -29,6 +29,21 @@ final class Wrk {
     }
 
     /**
+     * Creates exactly {@code count} plants with ids from {@code firstId} on, each wrk thread stopping at its share, or
+     * fewer if {@code maxSeconds} runs out first.
+     */
+    WrkResult createExactly(String url, long firstId, long count, int connections, int maxSeconds)
+            throws IOException, InterruptedException {
+        int threads = threads(connections);
+        List<String> shares = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            shares.add(Long.toString(count / threads + (i < count % threads ? 1 : 0)));
+        }
+        return run(url, List.of("create", Long.toString(firstId), Integer.toString(threads), token, "-",
+                String.join(",", shares)), connections, maxSeconds);
+    }
+
+    /**
      * Deletes what {@code created} (a create run with the same {@code firstId} and connections) made, for at most
      * {@code seconds}: each wrk thread stops once it has deleted the ids its twin created.
      */
