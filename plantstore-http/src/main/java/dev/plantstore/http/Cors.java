@@ -46,6 +46,8 @@ final class Cors implements Handler {
             ctx.header("Access-Control-Allow-Methods", methods);
             ctx.header("Access-Control-Allow-Headers", "Authorization, Content-Type");
             ctx.header("Access-Control-Max-Age", "600");
+            // The API's own headers would be set after this handler, which a preflight ends.
+            new SecurityHeaders().handle(ctx);
             ctx.status(204).res().setContentType(null);
             ctx.skipRemainingHandlers();
         }

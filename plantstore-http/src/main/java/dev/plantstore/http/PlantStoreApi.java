@@ -108,9 +108,6 @@ public final class PlantStoreApi {
 
     /** Adds the API's routes and its authentication to {@code config}. Call once per application. */
     public void mount(JavalinConfig config) {
-        var securityHeaders = new SecurityHeaders();
-        config.routes.before(COLLECTION, securityHeaders);
-        config.routes.before(COLLECTION + "/*", securityHeaders);
         if (!corsOrigins.isEmpty()) {
             config.routes.before(COLLECTION, new Cors(corsOrigins, HandlerType.POST));
             config.routes.before(COLLECTION + "/*", new Cors(corsOrigins, HandlerType.DELETE));
@@ -120,9 +117,15 @@ public final class PlantStoreApi {
         Optional<AuthFailureLimiter> limiter = authFailureLimit == 0
                 ? Optional.empty()
                 : Optional.of(new AuthFailureLimiter(authFailureLimit, System::nanoTime));
-        var auth = guard(new BearerAuth(verifier, limiter));
-        config.routes.before(COLLECTION, auth);
-        config.routes.before(COLLECTION + "/*", auth);
+        // One before-handler per path, not one per concern: Javalin matches each against the path on every request.
+        var securityHeaders = new SecurityHeaders();
+        var auth = new BearerAuth(verifier, limiter);
+        var gate = guard(ctx -> {
+            securityHeaders.handle(ctx);
+            auth.handle(ctx);
+        });
+        config.routes.before(COLLECTION, gate);
+        config.routes.before(COLLECTION + "/*", gate);
 
         var routes = new PlantRoutes(store, maxBodyBytes);
         config.routes.post(COLLECTION, guard(routes::create));
