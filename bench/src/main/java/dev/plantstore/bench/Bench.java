@@ -56,6 +56,9 @@ public final class Bench {
         Options options;
         try {
             options = Options.parse(List.of(args), System.getenv(), Path.of(System.getProperty("plantstore.bench.dir", "bench")));
+        } catch (Options.HelpRequested help) {
+            System.out.print(Options.USAGE);
+            return;
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);

@@ -18,6 +18,15 @@ record Options(int seconds, int warmupSeconds, int runs, long heldPlants, List<I
             PostgreSQL is measured too when PLANTSTORE_BENCH_POSTGRES_URL names a database (jdbc:postgresql:...).
             """;
 
+    /** {@code --help}: print {@link #USAGE} and stop. */
+    static final class HelpRequested extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        HelpRequested() {
+            super(USAGE, null, false, false);
+        }
+    }
+
     static Options parse(List<String> args, Map<String, String> env, Path benchDir) {
         int seconds = 10;
         int warmupSeconds = 30;
@@ -29,6 +38,9 @@ record Options(int seconds, int warmupSeconds, int runs, long heldPlants, List<I
         Path out = benchDir.resolve("results");
         for (int i = 0; i < args.size(); i++) {
             String flag = args.get(i);
+            if (flag.equals("--help")) {
+                throw new HelpRequested();
+            }
             if (i + 1 >= args.size()) {
                 throw new IllegalArgumentException(flag + " needs a value\n" + USAGE);
             }
