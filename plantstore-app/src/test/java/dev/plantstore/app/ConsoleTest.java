@@ -33,9 +33,21 @@ class ConsoleTest {
         var sink = new ByteArrayOutputStream();
         var lines = new Console.TimestampedLines(sink, new Console.Timestamps(ZoneOffset.UTC));
         lines.println("INFO access - POST /plants 200 0.4ms");
-        lines.flush();
+        lines.flushNow();
         String written = sink.toString(StandardCharsets.UTF_8);
         assertTrue(written.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z INFO access - POST /plants 200 0\\.4ms"
                 + System.lineSeparator()), written);
+    }
+
+    @Test
+    void aLoggersFlushLeavesTheLineBufferedUntilTheConsolesOwnFlush() {
+        var sink = new ByteArrayOutputStream();
+        var lines = new Console.TimestampedLines(new java.io.BufferedOutputStream(sink, 1024),
+                new Console.Timestamps(ZoneOffset.UTC));
+        lines.println("INFO access - DELETE /plants/1 204 0.2ms");
+        lines.flush();
+        assertEquals(0, sink.size());
+        lines.flushNow();
+        assertTrue(sink.toString(StandardCharsets.UTF_8).endsWith("DELETE /plants/1 204 0.2ms" + System.lineSeparator()));
     }
 }
