@@ -51,8 +51,7 @@ final class JvmServer implements AutoCloseable {
         builder.environment().putAll(env);
         long launched = System.nanoTime();
         Process process = builder.start();
-        var server = new JvmServer(name, process, port, awaitReady(process, port, readyPath, launched, log));
-        return server;
+        return new JvmServer(name, process, port, awaitReady(process, port, readyPath, launched, log));
     }
 
     private static long awaitReady(Process process, int port, String readyPath, long launched, Path log)

@@ -1,7 +1,6 @@
 package dev.plantstore.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,12 +62,11 @@ final class Wrk {
         List<String> command = new ArrayList<>(List.of("wrk", "-t" + threads(connections), "-c" + connections,
                 "-d" + seconds + "s", "--timeout", "10s", "-s", script.toString(), url, "--"));
         command.addAll(scriptArgs);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        int exit = process.waitFor();
-        if (exit != 0) {
-            throw new IOException("wrk exited with " + exit + ": " + output);
+        Processes.Finished wrk = Processes.run(command);
+        if (wrk.exit() != 0) {
+            throw new IOException("wrk exited with " + wrk.exit() + ": " + wrk.output());
         }
+        String output = wrk.output();
         return WrkResult.parse(output).orElseThrow(() -> new IOException("wrk printed no result: " + output));
     }
 }

@@ -20,6 +20,7 @@ final class Cors implements Handler {
 
     private final Set<String> origins;
     private final String methods;
+    private final SecurityHeaders securityHeaders = new SecurityHeaders();
 
     Cors(Set<String> origins, HandlerType method) {
         this.origins = Set.copyOf(origins);
@@ -47,7 +48,7 @@ final class Cors implements Handler {
             ctx.header("Access-Control-Allow-Headers", "Authorization, Content-Type");
             ctx.header("Access-Control-Max-Age", "600");
             // The API's own headers would be set after this handler, which a preflight ends.
-            new SecurityHeaders().handle(ctx);
+            securityHeaders.handle(ctx);
             ctx.status(204).res().setContentType(null);
             ctx.skipRemainingHandlers();
         }
