@@ -23,10 +23,13 @@ final class InMemoryPlantStore implements PlantStore {
     public CreateResult create(NewPlant newPlant) {
         Objects.requireNonNull(newPlant, "null newPlant");
         Plant plant = newPlant.plant();
-        if (plants.putIfAbsent(newPlant.id(), PackedPlant.pack(plant, sharedTags)) == null) {
+        byte[] stored = plants.putIfAbsent(newPlant.id(), PackedPlant.pack(plant, sharedTags));
+        if (stored == null) {
             return new CreateResult.Created(plant);
         }
-        return new CreateResult.Duplicate(newPlant.id());
+        // A packed plant is never changed once stored, so the one that refused this create is still what it holds.
+        Plant existing = PackedPlant.unpack(stored, sharedTags);
+        return existing.equals(plant) ? new CreateResult.AlreadyStored(existing) : new CreateResult.Duplicate(newPlant.id());
     }
 
     @Override

@@ -6,54 +6,117 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 
 /**
- * {@link PlantStore} on a JDBC database, with group commit: one writer thread takes every create and delete waiting
- * in its queue, applies them in order in one transaction, commits, and only then answers each caller. Under load many
- * writes share one commit (one fsync); alone, a write commits at once. Duplicate ids are detected by the primary key
- * ({@code ON CONFLICT DO NOTHING} affecting no row), never by a read before the write.
+ * {@link PlantStore} on a JDBC database, with group commit: one writer thread takes every create and delete waiting in
+ * its queue and runs them in one transaction. It locks the batch's ids in ascending order, reads what they hold,
+ * decides each write's outcome in the order the writes were submitted, writes the net change, commits, and only then
+ * answers each caller. Under load many writes share one commit (one fsync); alone, a write commits at once.
+ *
+ * <p>Every instance on a database takes its locks in the same order, so two instances never deadlock; a transaction
+ * the database still rolls back for a deadlock or a serialization failure is run again, within the time-out.
+ *
+ * <p>The writer never dies of a failure: whatever a batch throws fails that batch's callers, and the next batch
+ * starts afresh. {@link #isAvailable()} reports whether a write can commit now, not only whether a connection opens.
  */
 final class JdbcPlantStore implements PlantStore {
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
+    private static final System.Logger LOG = System.getLogger(JdbcPlantStore.class.getName());
+
     private static final int MAX_BATCH = 256;
     private static final int MAX_QUEUED = 16_384;
 
-    private static final String INSERT = "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING";
-    private static final String DELETE = "DELETE FROM plants WHERE id = ?";
-    private static final String SELECT = "SELECT name, tag FROM plants WHERE id = ?";
+    /** PostgreSQL has rolled the whole transaction back for these (deadlock, serialization failure): safe to rerun. */
+    private static final Set<String> ROLLED_BACK_FOR_CONTENTION = Set.of("40P01", "40001");
 
-    /** A create or delete waiting for the writer, and the caller waiting for its committed result. */
-    private sealed interface Write {
-        CompletableFuture<Object> result();
+    /** The id the health probe writes and removes again in one transaction. */
+    private static final long PROBE_ID = Long.MIN_VALUE;
+    private static final long[] PROBE_IDS = {PROBE_ID};
+    private static final Plant PROBE_PLANT = new Plant("plantstore health probe", null);
+
+    /** Something for the writer to do, and the caller waiting for its outcome. */
+    private sealed interface Write<T> permits PlantWrite, Probe, Stop {
+        CompletableFuture<T> result();
     }
 
-    private record Insert(NewPlant plant, CompletableFuture<Object> result) implements Write {
+    /** A create or a delete of one id. */
+    private sealed interface PlantWrite<T> extends Write<T> permits Create, Remove {
+        long id();
+
+        /** Decides the outcome against {@code rows} as the writes before it in the batch left them, and applies it. */
+        T applyTo(Map<Long, Plant> rows);
     }
 
-    private record Delete(long id, CompletableFuture<Object> result) implements Write {
+    private record Create(NewPlant plant, CompletableFuture<CreateResult> result) implements PlantWrite<CreateResult> {
+        @Override
+        public long id() {
+            return plant.id();
+        }
+
+        @Override
+        public CreateResult applyTo(Map<Long, Plant> rows) {
+            Plant stored = rows.putIfAbsent(plant.id(), plant.plant());
+            if (stored == null) {
+                return new CreateResult.Created(plant.plant());
+            }
+            return stored.equals(plant.plant())
+                    ? new CreateResult.AlreadyStored(stored)
+                    : new CreateResult.Duplicate(plant.id());
+        }
     }
 
-    /** Queued by {@link #close()}: the writer finishes what is ahead of it, then stops. */
-    private record Stop(CompletableFuture<Object> result) implements Write {
+    private record Remove(long id, CompletableFuture<Boolean> result) implements PlantWrite<Boolean> {
+        @Override
+        public Boolean applyTo(Map<Long, Plant> rows) {
+            return rows.remove(id) != null;
+        }
+    }
+
+    /** Asks the writer to show that a transaction that writes can commit; {@link #isAvailable()} sends it. */
+    private record Probe(CompletableFuture<Boolean> result) implements Write<Boolean> {
+    }
+
+    /** Queued by {@link #close()} to wake the writer and end it. */
+    private record Stop(CompletableFuture<Void> result) implements Write<Void> {
+    }
+
+    /** An outcome decided inside the transaction, handed to its caller once the transaction has committed. */
+    private record Decided<T>(Write<T> write, T outcome) {
+        static <T> Decided<T> decide(PlantWrite<T> write, Map<Long, Plant> rows) {
+            return new Decided<>(write, write.applyTo(rows));
+        }
+
+        void complete() {
+            write.result().complete(outcome);
+        }
     }
 
     private final DataSource dataSource;
     private final Duration timeout;
-    private final BlockingQueue<Write> queue = new LinkedBlockingQueue<>(MAX_QUEUED);
+    private final BatchSql sql;
+    private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>(MAX_QUEUED);
+    private final AtomicReference<CompletableFuture<Boolean>> pendingProbe = new AtomicReference<>();
     private final Thread writer;
     private volatile boolean closed;
+    private volatile boolean lastCommitFailed;
+    private volatile boolean writing;
+    private volatile long writingSinceNanos;
 
     JdbcPlantStore(DataSource dataSource, Duration timeout) {
         this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
@@ -62,26 +125,35 @@ final class JdbcPlantStore implements PlantStore {
             throw new IllegalArgumentException("timeout must be positive");
         }
         Schema.ensure(dataSource);
-        this.writer = new Thread(this::writeLoop, "plantstore-group-commit");
+        this.sql = statementsFor(dataSource, (int) Math.max(1, timeout.toSeconds()));
+        this.writer = new Thread(this::run, "plantstore-group-commit");
         writer.setDaemon(true);
         writer.start();
+    }
+
+    private static BatchSql statementsFor(DataSource dataSource, int queryTimeoutSeconds) {
+        try (Connection connection = dataSource.getConnection()) {
+            return BatchSql.forDatabase(connection, queryTimeoutSeconds);
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the plant store could not be opened", e);
+        }
     }
 
     @Override
     public CreateResult create(NewPlant plant) {
         Objects.requireNonNull(plant, "null plant");
-        return (CreateResult) submit(new Insert(plant, new CompletableFuture<>()));
+        return submit(new Create(plant, new CompletableFuture<>()));
     }
 
     @Override
     public boolean delete(long id) {
-        return (Boolean) submit(new Delete(id, new CompletableFuture<>()));
+        return submit(new Remove(id, new CompletableFuture<>()));
     }
 
     @Override
     public Optional<Plant> find(long id) {
         try (Connection connection = dataSource.getConnection();
-             PreparedStatement select = connection.prepareStatement(SELECT)) {
+             PreparedStatement select = connection.prepareStatement("SELECT name, tag FROM plants WHERE id = ?")) {
             select.setLong(1, id);
             try (ResultSet row = select.executeQuery()) {
                 return row.next() ? Optional.of(new Plant(row.getString(1), row.getString(2))) : Optional.empty();
@@ -91,11 +163,23 @@ final class JdbcPlantStore implements PlantStore {
         }
     }
 
+    /**
+     * False while a write could not commit: the store is closed, a batch has been running longer than the time-out
+     * (a lock held elsewhere), or the latest commit failed and a probe transaction, which writes a row and removes it
+     * again, fails too. Otherwise true when a connection can be had. Answers within the time-out.
+     */
     @Override
     public boolean isAvailable() {
-        if (closed) {
+        if (closed || !writer.isAlive()) {
             return false;
         }
+        if (writing && System.nanoTime() - writingSinceNanos > timeout.toNanos()) {
+            return false;
+        }
+        return lastCommitFailed ? probe() : connectionIsValid();
+    }
+
+    private boolean connectionIsValid() {
         try (Connection connection = dataSource.getConnection()) {
             return connection.isValid((int) Math.max(1, timeout.toSeconds()));
         } catch (SQLException e) {
@@ -103,27 +187,56 @@ final class JdbcPlantStore implements PlantStore {
         }
     }
 
+    /** One probe at a time, however many callers ask: they share its outcome. */
+    private boolean probe() {
+        CompletableFuture<Boolean> probe = pendingProbe.get();
+        if (probe == null || probe.isDone()) {
+            var fresh = new CompletableFuture<Boolean>();
+            if (pendingProbe.compareAndSet(probe, fresh) && !queue.offer(new Probe(fresh))) {
+                fresh.complete(false);
+            }
+            probe = pendingProbe.get();
+        }
+        try {
+            return probe.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Fails every write still queued at once and stops the writer once the batch it is running, if any, has finished.
+     * Idempotent.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        var stop = new Stop(new CompletableFuture<>());
+        failQueued();
+        if (!queue.offer(new Stop(new CompletableFuture<>()))) {
+            writer.interrupt();
+        }
         try {
-            queue.put(stop);
             writer.join(timeout.toMillis() + 1_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    private Object submit(Write write) {
+    private <T> T submit(Write<T> write) {
         if (closed) {
-            throw new StoreUnavailableException("the plant store is closed");
+            throw closedException();
         }
         if (!queue.offer(write)) {
             throw new StoreUnavailableException("the plant store is overloaded");
+        }
+        if (closed && !writer.isAlive()) {
+            failQueued();
         }
         try {
             return write.result().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -139,67 +252,131 @@ final class JdbcPlantStore implements PlantStore {
         }
     }
 
-    private void writeLoop() {
-        List<Write> batch = new ArrayList<>(MAX_BATCH);
-        while (true) {
-            try {
+    /** The writer thread: batches until closed or interrupted, and then fails whatever is still queued. */
+    private void run() {
+        try {
+            List<Write<?>> batch = new ArrayList<>(MAX_BATCH);
+            boolean stop = false;
+            while (!stop && !Thread.currentThread().isInterrupted()) {
                 batch.add(queue.take());
-            } catch (InterruptedException e) {
-                return;
+                queue.drainTo(batch, MAX_BATCH - 1);
+                stop = batch.removeIf(Stop.class::isInstance);
+                writeReportingFailure(batch);
+                batch.clear();
             }
-            queue.drainTo(batch, MAX_BATCH - 1);
-            boolean stop = batch.removeIf(write -> write instanceof Stop);
-            batch.removeIf(write -> write.result().isCancelled());
-            if (!batch.isEmpty()) {
-                commit(batch);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            closed = true;
+            failQueued();
+        }
+    }
+
+    /** Runs one batch; whatever it throws, an {@link Error} included, fails that batch's callers and only them. */
+    private void writeReportingFailure(List<Write<?>> batch) {
+        writingSinceNanos = System.nanoTime();
+        writing = true;
+        try {
+            if (write(batch)) {
+                lastCommitFailed = false;
             }
-            batch.clear();
-            if (stop) {
-                failQueued();
-                return;
+        } catch (Throwable failure) {
+            lastCommitFailed = true;
+            if (!(failure instanceof SQLException)) {
+                LOG.log(System.Logger.Level.ERROR, "plantstore writer: a batch of " + batch.size() + " failed", failure);
+            }
+            batch.forEach(write -> write.result().completeExceptionally(failure));
+        } finally {
+            writing = false;
+        }
+    }
+
+    /** Commits the batch, rerunning it after a rollback for contention; false when it held nothing to commit. */
+    private boolean write(List<Write<?>> batch) throws SQLException {
+        List<PlantWrite<?>> writes = new ArrayList<>(batch.size());
+        List<Probe> probes = new ArrayList<>();
+        for (Write<?> write : batch) {
+            if (write instanceof PlantWrite<?> plantWrite) {
+                writes.add(plantWrite);
+            } else if (write instanceof Probe probe) {
+                probes.add(probe);
+            }
+        }
+        long giveUpAt = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            // A caller that gave up has been told 503; what it asked for need not happen.
+            writes.removeIf(write -> write.result().isCancelled());
+            if (writes.isEmpty() && probes.isEmpty()) {
+                return false;
+            }
+            try {
+                List<Decided<?>> decided = writes.isEmpty() ? commitProbe() : commit(writes);
+                decided.forEach(Decided::complete);
+                probes.forEach(probe -> probe.result().complete(true));
+                return true;
+            } catch (SQLException e) {
+                if (!ROLLED_BACK_FOR_CONTENTION.contains(e.getSQLState()) || System.nanoTime() - giveUpAt > 0) {
+                    throw e;
+                }
             }
         }
     }
 
-    /** Applies the batch in one transaction; answers every caller only after the commit, or fails them all. */
-    private void commit(List<Write> batch) {
-        Object[] results = new Object[batch.size()];
+    /** Decides every write's outcome under the locks of the batch's ids, writes the net change and commits. */
+    private List<Decided<?>> commit(List<PlantWrite<?>> writes) throws SQLException {
+        long[] ids = writes.stream().mapToLong(PlantWrite::id).sorted().distinct().toArray();
+        return inTransaction(connection -> {
+            sql.lockInOrder(connection, ids);
+            Map<Long, Plant> before = sql.read(connection, ids);
+            Map<Long, Plant> after = new HashMap<>(before);
+            List<Decided<?>> decided = new ArrayList<>(writes.size());
+            for (PlantWrite<?> write : writes) {
+                decided.add(Decided.decide(write, after));
+            }
+            var changes = BatchSql.Changes.between(ids, before, after);
+            if (!changes.isEmpty()) {
+                sql.apply(connection, changes);
+            }
+            return decided;
+        });
+    }
+
+    /**
+     * Writes a row and removes it in one committed transaction, which needs what a create needs: a connection, the
+     * table's locks, room on the disk. If a client has created a plant under {@link #PROBE_ID}, the probe leaves it
+     * alone and commits an empty transaction.
+     */
+    private List<Decided<?>> commitProbe() throws SQLException {
+        return inTransaction(connection -> {
+            sql.lockInOrder(connection, PROBE_IDS);
+            if (sql.read(connection, PROBE_IDS).isEmpty()) {
+                var row = new BatchSql.Row(PROBE_ID, PROBE_PLANT);
+                sql.apply(connection, new BatchSql.Changes(List.of(row), List.of(), List.of()));
+                sql.apply(connection, new BatchSql.Changes(List.of(), List.of(), List.of(PROBE_ID)));
+            }
+            return List.of();
+        });
+    }
+
+    private interface TransactionWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    private <T> T inTransaction(TransactionWork<T> work) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
-            try (PreparedStatement insert = connection.prepareStatement(INSERT);
-                 PreparedStatement delete = connection.prepareStatement(DELETE)) {
-                for (int i = 0; i < results.length; i++) {
-                    results[i] = apply(batch.get(i), insert, delete);
-                }
+            try {
+                T outcome = work.run(connection);
                 connection.commit();
-            } catch (SQLException | RuntimeException e) {
+                return outcome;
+            } catch (Throwable e) {
                 rollbackQuietly(connection, e);
                 throw e;
             }
-        } catch (SQLException | RuntimeException e) {
-            batch.forEach(write -> write.result().completeExceptionally(e));
-            return;
-        }
-        for (int i = 0; i < results.length; i++) {
-            batch.get(i).result().complete(results[i]);
         }
     }
 
-    private static Object apply(Write write, PreparedStatement insert, PreparedStatement delete) throws SQLException {
-        if (write instanceof Insert create) {
-            NewPlant plant = create.plant();
-            insert.setLong(1, plant.id());
-            insert.setString(2, plant.name());
-            insert.setString(3, plant.tag());
-            return insert.executeUpdate() == 1
-                    ? new CreateResult.Created(plant.plant())
-                    : new CreateResult.Duplicate(plant.id());
-        }
-        delete.setLong(1, ((Delete) write).id());
-        return delete.executeUpdate() > 0;
-    }
-
-    private static void rollbackQuietly(Connection connection, Exception cause) {
+    private static void rollbackQuietly(Connection connection, Throwable cause) {
         try {
             connection.rollback();
         } catch (SQLException e) {
@@ -208,9 +385,13 @@ final class JdbcPlantStore implements PlantStore {
     }
 
     private void failQueued() {
-        Write write;
+        Write<?> write;
         while ((write = queue.poll()) != null) {
-            write.result().completeExceptionally(new StoreUnavailableException("the plant store is closed"));
+            write.result().completeExceptionally(closedException());
         }
+    }
+
+    private static StoreUnavailableException closedException() {
+        return new StoreUnavailableException("the plant store is closed");
     }
 }

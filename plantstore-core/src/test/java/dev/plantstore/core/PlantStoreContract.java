@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,72 @@ abstract class PlantStoreContract {
         store.create(new NewPlant(1, "Monstera", "aroid"));
         assertEquals(new CreateResult.Duplicate(1), store.create(new NewPlant(1, "Fern", null)));
         assertEquals(Optional.of(new Plant("Monstera", "aroid")), store.find(1));
+    }
+
+    @Test
+    void createOfAnIdenticalPlantIsAlreadyStored() {
+        store.create(new NewPlant(1, "Monstera", "aroid"));
+        assertEquals(new CreateResult.AlreadyStored(new Plant("Monstera", "aroid")),
+                store.create(new NewPlant(1, "Monstera", "aroid")));
+        assertEquals(Optional.of(new Plant("Monstera", "aroid")), store.find(1));
+    }
+
+    @Test
+    void anAbsentTagAndANullTagAreTheSamePlant() {
+        store.create(new NewPlant(1, "Fern"));
+        assertEquals(new CreateResult.AlreadyStored(new Plant("Fern", null)), store.create(new NewPlant(1, "Fern", null)));
+    }
+
+    @Test
+    void aPlantDifferingOnlyInTagOrCaseIsADuplicate() {
+        store.create(new NewPlant(1, "Fern", null));
+        assertEquals(new CreateResult.Duplicate(1), store.create(new NewPlant(1, "Fern", "")));
+        assertEquals(new CreateResult.Duplicate(1), store.create(new NewPlant(1, "fern", null)));
+        assertEquals(new CreateResult.Duplicate(1), store.create(new NewPlant(1, "Fern ", null)));
+        assertEquals(Optional.of(new Plant("Fern", null)), store.find(1));
+    }
+
+    @Test
+    void concurrentIdenticalCreatesAreOneCreatedAndTheRestAlreadyStored() throws Exception {
+        int threads = 16;
+        var plant = new NewPlant(77, "Monstera", "aroid");
+        List<CreateResult> results = race(threads, thread -> store.create(plant));
+        assertEquals(1, results.stream().filter(CreateResult.Created.class::isInstance).count(), results.toString());
+        assertEquals(threads - 1, results.stream()
+                .filter(new CreateResult.AlreadyStored(plant.plant())::equals).count(), results.toString());
+    }
+
+    @Test
+    void concurrentDifferingCreatesAreOneCreatedAndTheRestDuplicates() throws Exception {
+        int threads = 16;
+        List<CreateResult> results = race(threads, thread -> store.create(new NewPlant(78, "plant " + thread)));
+        var created = results.stream().filter(CreateResult.Created.class::isInstance).toList();
+        assertEquals(1, created.size(), results.toString());
+        assertEquals(threads - 1, results.stream().filter(new CreateResult.Duplicate(78)::equals).count());
+        assertEquals(Optional.of(((CreateResult.Created) created.get(0)).plant()), store.find(78));
+    }
+
+    /** Runs {@code work} on {@code threads} threads released together; the results in thread order. */
+    private static <T> List<T> race(int threads, IntFunction<T> work) throws Exception {
+        var together = new CyclicBarrier(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<T>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                futures.add(pool.submit(() -> {
+                    together.await();
+                    return work.apply(thread);
+                }));
+            }
+            List<T> results = new ArrayList<>();
+            for (Future<T> future : futures) {
+                results.add(future.get());
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

@@ -37,9 +37,10 @@ class StoreModelFuzzTest {
                 } catch (InvalidPlantException refused) {
                     continue;
                 }
-                CreateResult expected = model.containsKey(id)
-                        ? new CreateResult.Duplicate(id)
-                        : new CreateResult.Created(plant.plant());
+                Plant stored = model.get(id);
+                CreateResult expected = stored == null ? new CreateResult.Created(plant.plant())
+                        : stored.equals(plant.plant()) ? new CreateResult.AlreadyStored(stored)
+                        : new CreateResult.Duplicate(id);
                 model.putIfAbsent(id, plant.plant());
                 assertEquals(expected, store.create(plant), "create " + id);
             }

@@ -22,6 +22,9 @@ final class PlantRoutes {
         CreateResult result = store.create(newPlant);
         if (result instanceof CreateResult.Created created) {
             Json.respond(ctx, 200, created.plant());
+        } else if (result instanceof CreateResult.AlreadyStored retried) {
+            // Identical to what is stored: most likely the client's own earlier create, retried after a lost answer.
+            Json.respond(ctx, 200, retried.plant());
         } else {
             Json.respond(ctx, new ApiError(409, "a plant with id " + newPlant.id() + " already exists"));
         }

@@ -25,7 +25,7 @@ class SecurityHeadersTest {
     void apiResponsesOfEveryKindCarryNoStoreAndNosniff() {
         withServer(PlantStore.inMemory(), (server, client) -> {
             assertHardened(create(client, "{\"id\":1,\"name\":\"Fern\"}"), "200");
-            assertHardened(create(client, "{\"id\":1,\"name\":\"Fern\"}"), "409");
+            assertHardened(create(client, "{\"id\":1,\"name\":\"Moss\"}"), "409");
             assertHardened(create(client, "{"), "400");
             assertHardened(delete(client, "1"), "204");
             assertHardened(delete(client, "1"), "404");
