@@ -4,14 +4,14 @@ import dev.plantstore.core.ApiError;
 import dev.plantstore.core.StoreUnavailableException;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Wraps a handler so that whatever it throws becomes an Error body: an {@link ApiProblem} as itself, anything else as
- * a 500 whose detail goes only to the log, under a reference the client is given. Doing this per handler rather than
- * with Javalin's global exception mappers keeps an embedding application's own error handling untouched.
+ * a 500 whose detail goes only to the log, under the request's id, which the client is given as the reference. Doing
+ * this per handler rather than with Javalin's global exception mappers keeps an embedding application's own error
+ * handling untouched.
  */
 final class GuardedHandler implements Handler {
 
@@ -53,7 +53,7 @@ final class GuardedHandler implements Handler {
     }
 
     static void respondInternalError(Context ctx, Exception e) {
-        String reference = UUID.randomUUID().toString();
+        String reference = RequestIds.of(ctx);
         LOG.error("request {} failed: {} {}", reference, ctx.method(), ctx.path(), e);
         Json.respond(ctx, new ApiError(500, "internal server error; reference " + reference));
     }

@@ -24,6 +24,11 @@ final class JsonErrorHandler extends ErrorHandler {
                                     Callback callback) {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, Json.CONTENT_TYPE);
         response.getHeaders().put("X-Content-Type-Options", SecurityHeaders.CONTENT_TYPE_OPTIONS);
+        if (!response.getHeaders().contains(RequestIds.HEADER)) {
+            // Jetty refused the request before any handler ran, so no id was given yet.
+            response.getHeaders().put(RequestIds.HEADER,
+                    RequestIds.acceptOrGenerate(request.getHeaders().get(RequestIds.HEADER)));
+        }
         response.write(true, ByteBuffer.wrap(body(code)), callback);
     }
 

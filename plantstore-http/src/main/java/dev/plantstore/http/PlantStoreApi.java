@@ -23,12 +23,19 @@ import java.util.Set;
  * }</pre>
  *
  * <p>{@link #mount} adds {@code POST /plants}, {@code DELETE /plants/{id}}, a 405 with an {@code Allow} header for
- * every other method on those paths, a bearer-token before-handler on {@code /plants} and everything under it, the
+ * every other method on those paths, an {@code X-Request-Id} on every response of the server (see below), a
+ * bearer-token before-handler on {@code /plants} and everything under it, the
  * OpenAPI document and Swagger UI unless {@link #withDocs} turns them off, and CORS for the origins
  * {@link #withCorsOrigins} lists.
  * It installs no global exception or error handler: every response of its routes, errors included, is written by the
  * routes themselves as the interface's Error body; a {@link dev.plantstore.core.StoreUnavailableException} from the
- * store is a 503. Immutable and thread-safe.
+ * store is a 503.
+ *
+ * <p>Every request gets an id: its {@code X-Request-Id} header when that is 1 to 128 visible ASCII characters, else a
+ * generated one. The id is sent back in {@code X-Request-Id}, is in the SLF4J MDC under {@code requestId} while the
+ * request is served (for a log pattern's {@code %X{requestId}}), and is the reference a 500 gives. {@link #mount}
+ * installs this as a Jetty handler around the whole server, so call it after replacing the server's handler, if you
+ * do. Immutable and thread-safe.
  */
 public final class PlantStoreApi {
 
@@ -108,6 +115,8 @@ public final class PlantStoreApi {
 
     /** Adds the API's routes and its authentication to {@code config}. Call once per application. */
     public void mount(JavalinConfig config) {
+        // Outermost, so that the id is set for the whole exchange: the routes, an error response, the request log.
+        config.jetty.modifyServer(server -> server.insertHandler(new RequestIds()));
         if (!corsOrigins.isEmpty()) {
             config.routes.before(COLLECTION, new Cors(corsOrigins, HandlerType.POST));
             config.routes.before(COLLECTION + "/*", new Cors(corsOrigins, HandlerType.DELETE));

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class UnexpectedFailureTest {
 
     private static final String DETAIL = "disk on fire at /var/secret/path";
-    private static final Pattern REFERENCE = Pattern.compile("internal server error; reference ([0-9a-f-]{36})");
+    private static final Pattern REFERENCE = Pattern.compile("internal server error; reference ([0-9a-f]{32})");
 
     /** A store whose every operation fails, as a broken backend would. */
     private static final PlantStore BROKEN = new PlantStore() {
