@@ -46,11 +46,11 @@ final class ApiDocs {
     }
 
     void mount(JavalinConfig config) {
-        config.routes.get("/openapi.yaml", ctx -> send(ctx, "application/yaml", yaml));
-        config.routes.get("/openapi.json", ctx -> send(ctx, Json.CONTENT_TYPE, json()));
-        config.routes.get("/docs", ctx -> send(ctx, "text/html; charset=utf-8", page));
-        config.routes.get("/docs/init.js", ctx -> send(ctx, "text/javascript", init));
-        config.routes.get("/docs/{file}", this::swaggerUiFile);
+        AllowedMethods.get(config, "/openapi.yaml", ctx -> send(ctx, "application/yaml", yaml));
+        AllowedMethods.get(config, "/openapi.json", ctx -> send(ctx, Json.CONTENT_TYPE, json()));
+        AllowedMethods.get(config, "/docs", ctx -> send(ctx, "text/html; charset=utf-8", page));
+        AllowedMethods.get(config, "/docs/init.js", ctx -> send(ctx, "text/javascript", init));
+        AllowedMethods.get(config, "/docs/{file}", this::swaggerUiFile);
     }
 
     /** Two first requests at once may both convert; they get equal bytes, and one conversion is kept. */

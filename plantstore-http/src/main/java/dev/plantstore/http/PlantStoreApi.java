@@ -137,24 +137,10 @@ public final class PlantStoreApi {
         config.routes.before(COLLECTION + "/*", gate);
 
         var routes = new PlantRoutes(store, maxBodyBytes);
-        config.routes.post(COLLECTION, guard(routes::create));
-        config.routes.delete(ITEM, guard(routes::delete));
-        refuseOtherMethods(config, COLLECTION, HandlerType.POST);
-        refuseOtherMethods(config, ITEM, HandlerType.DELETE);
+        AllowedMethods.only(config, COLLECTION, HandlerType.POST, guard(routes::create));
+        AllowedMethods.only(config, ITEM, HandlerType.DELETE, guard(routes::delete));
         if (docs) {
             ApiDocs.load().mount(config);
-        }
-    }
-
-    private static void refuseOtherMethods(JavalinConfig config, String path, HandlerType allowed) {
-        var methodNotAllowed = guard(ctx -> {
-            ctx.header("Allow", allowed.name());
-            throw new ApiProblem(405, ctx.method().name() + " is not allowed on " + path + "; use " + allowed.name());
-        });
-        for (HandlerType method : HandlerType.values()) {
-            if (method.isHttpMethod() && !method.equals(allowed)) {
-                config.routes.addHttpHandler(method, path, methodNotAllowed);
-            }
         }
     }
 }

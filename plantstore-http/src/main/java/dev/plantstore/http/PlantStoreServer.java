@@ -98,7 +98,7 @@ public final class PlantStoreServer implements AutoCloseable {
 
             config.routes.before(new SecurityHeaders());
             api.mount(config);
-            config.routes.get("/health", ctx -> {
+            AllowedMethods.get(config, "/health", ctx -> {
                 if (api.store().isAvailable()) {
                     Json.respondStatus(ctx, 200, "UP");
                 } else {

@@ -89,4 +89,18 @@ class StoreUnavailableTest {
             assertEquals("UP", json(up).get("status").textValue());
         });
     }
+
+    @Test
+    void headHealthIs503WithTheGetHeadersWhileTheStoreIsDown() {
+        var store = new SwitchableStore();
+        withServer(store, (server, client) -> {
+            store.down = true;
+            var get = TestApi.send(client, "GET", "/health");
+            var head = TestApi.send(client, "HEAD", "/health");
+            assertEquals(503, head.code());
+            assertEquals(get.headers().get("Content-Type"), head.headers().get("Content-Type"));
+            assertEquals(List.of(Integer.toString(get.body().string().length())), head.headers().get("Content-Length"));
+            assertEquals("", head.body().string());
+        });
+    }
 }
