@@ -48,7 +48,8 @@ final class JdbcPlantStore implements PlantStore {
     /** The id the health probe writes and removes again in one transaction. */
     private static final long PROBE_ID = Long.MIN_VALUE;
     private static final long[] PROBE_IDS = {PROBE_ID};
-    private static final Plant PROBE_PLANT = new Plant("plantstore health probe", null);
+    /** Larger than a database page, so that SQLite must find a free page for it, as a create might have to. */
+    private static final Plant PROBE_PLANT = new Plant("plantstore health probe ".repeat(400), null);
 
     /** Something for the writer to do, and the caller waiting for its outcome. */
     private sealed interface Write<T> permits PlantWrite, Probe, Stop {
@@ -245,6 +246,9 @@ final class JdbcPlantStore implements PlantStore {
             write.result().cancel(false);
             throw new StoreUnavailableException("the plant store did not answer within " + timeout.toMillis() + " ms");
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof StoreUnavailableException unavailable) {
+                throw unavailable;
+            }
             throw new StoreUnavailableException("the plant store could not be written", e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,0 +1,118 @@
+package dev.plantstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The JDBC store's writer thread: it fails loudly, lives on, and never leaves a caller waiting for its time-out. */
+class GroupCommitWriterTest {
+
+    /** Long enough that a write failed "at once" can never be mistaken for one that timed out. */
+    private static final Duration STORE_TIMEOUT = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void anErrorFailsOnlyItsBatchAndTheWriterGoesOn() {
+        var dataSource = new FaultyDataSource(Databases.sqlite(dir.resolve("plants.db")));
+        try (PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT)) {
+            var injected = new LinkageError("injected into the writer");
+            dataSource.failNextWith(injected);
+            var failed = assertThrows(StoreUnavailableException.class, () -> store.create(new NewPlant(1, "Fern")));
+            assertSame(injected, failed.getCause());
+            assertEquals(new CreateResult.Created(new Plant("Moss", null)), store.create(new NewPlant(2, "Moss")));
+            assertTrue(store.isAvailable());
+        }
+    }
+
+    @Test
+    void interruptingTheWriterFailsEveryQueuedWriteAtOnceAndTheStoreReportsItself() throws Exception {
+        var dataSource = new FaultyDataSource(Databases.sqlite(dir.resolve("plants.db")));
+        try (PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT)) {
+            List<CompletableFuture<CreateResult>> queued = writesQueuedBehindAStuckBatch(store, dataSource);
+            writerThread().interrupt();
+            for (CompletableFuture<CreateResult> write : queued) {
+                assertFailsBeforeTheTimeOut(write);
+            }
+            assertFalse(store.isAvailable());
+            var refused = assertThrows(StoreUnavailableException.class, () -> store.create(new NewPlant(9, "Fern")));
+            assertEquals("the plant store is closed", refused.getMessage());
+        }
+    }
+
+    @Test
+    void closeFailsEveryQueuedWriteAtOnce() throws Exception {
+        var dataSource = new FaultyDataSource(Databases.sqlite(dir.resolve("plants.db")));
+        PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT);
+        List<CompletableFuture<CreateResult>> queued = writesQueuedBehindAStuckBatch(store, dataSource);
+        var closing = CompletableFuture.runAsync(store::close);
+        for (CompletableFuture<CreateResult> write : queued) {
+            assertFailsBeforeTheTimeOut(write);
+        }
+        dataSource.open();
+        closing.get(STORE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * One create the writer has taken and is stuck on (its connection waits at the closed gate), and three more
+     * queued behind it, each with its caller waiting.
+     */
+    private static List<CompletableFuture<CreateResult>> writesQueuedBehindAStuckBatch(
+            PlantStore store, FaultyDataSource dataSource) throws InterruptedException {
+        dataSource.close();
+        CompletableFuture.supplyAsync(() -> store.create(new NewPlant(1, "taken by the writer")));
+        dataSource.awaitWaiter();
+        List<CompletableFuture<CreateResult>> queued = new ArrayList<>();
+        List<Thread> callers = new ArrayList<>();
+        for (int id = 2; id <= 4; id++) {
+            var result = new CompletableFuture<CreateResult>();
+            var plant = new NewPlant(id, "queued");
+            Thread caller = new Thread(() -> {
+                try {
+                    result.complete(store.create(plant));
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            });
+            caller.start();
+            callers.add(caller);
+            queued.add(result);
+        }
+        // A caller waits with a time-out only once its write is in the queue.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (callers.stream().anyMatch(caller -> caller.getState() != Thread.State.TIMED_WAITING)) {
+            assertTrue(System.nanoTime() < deadline, "the callers did not start waiting");
+            Thread.onSpinWait();
+        }
+        return queued;
+    }
+
+    private static void assertFailsBeforeTheTimeOut(CompletableFuture<CreateResult> write) throws Exception {
+        var failure = assertThrows(ExecutionException.class,
+                () -> write.get(STORE_TIMEOUT.toMillis() / 2, TimeUnit.MILLISECONDS));
+        assertEquals("the plant store is closed", failure.getCause().getMessage());
+    }
+
+    /** The writer of the store under test: the one stuck in this test's data source. */
+    private static Thread writerThread() {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(thread -> thread.getKey().getName().equals("plantstore-group-commit"))
+                .filter(thread -> List.of(thread.getValue()).stream()
+                        .anyMatch(frame -> frame.getClassName().equals(FaultyDataSource.class.getName())))
+                .map(java.util.Map.Entry::getKey)
+                .findFirst().orElseThrow();
+    }
+}
