@@ -4,6 +4,9 @@ import io.javalin.testtools.Response;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * Captures what slf4j-simple writes (to standard error, looked up on every write) while a block runs, and carries
@@ -27,6 +30,37 @@ final class LogCapture {
         }
         String log = captured.toString(StandardCharsets.UTF_8);
         return log;
+    }
+
+    /**
+     * As {@link #during(Runnable)}, then waits up to five seconds for every line matching one of {@code awaited}: Jetty
+     * may log an exchange a moment after the client has read its response.
+     */
+    static synchronized String awaiting(List<Pattern> awaited, Runnable block) {
+        PrintStream original = System.err;
+        var captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            block.run();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (System.nanoTime() < deadline && !allFound(awaited, capturedText(captured))) {
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+        } finally {
+            System.setErr(original);
+        }
+        return capturedText(captured);
+    }
+
+    private static String capturedText(ByteArrayOutputStream captured) {
+        synchronized (captured) {
+            return captured.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    private static boolean allFound(List<Pattern> awaited, String log) {
+        return awaited.stream().allMatch(pattern -> pattern.matcher(log).find());
     }
 
     static void keep(Response response) {

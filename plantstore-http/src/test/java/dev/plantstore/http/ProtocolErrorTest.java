@@ -8,9 +8,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Requests Jetty refuses before any route runs still get the Error body, never an HTML page. */
 class ProtocolErrorTest {
@@ -63,6 +67,49 @@ class ProtocolErrorTest {
         String response = exchange("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: " + "a".repeat(20_000)
                 + "\r\n\r\n");
         assertJsonError(response, 431, "Request Header Fields Too Large");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"/plants/%FF", "/plants/%C0%AF", "/%FF", "/plants/%zz"})
+    void badPercentEncodingGetsTheErrorBodySecurityHeadersAndAnAccessLine(String path) {
+        String[] response = new String[1];
+        String log = LogCapture.awaiting(List.of(accessLine(" 400")), () -> response[0] = exchangeUnchecked(
+                "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"));
+        assertJsonError(response[0], 400, "Bad Request");
+        assertTrue(response[0].contains("\r\nX-Content-Type-Options: nosniff\r\n"), response[0]);
+        assertTrue(response[0].contains("\r\nCache-Control: no-store\r\n"), response[0]);
+        assertAccessLine(log, " 400");
+    }
+
+    @Test
+    void refusedRequestLinesAndHeadersGetAnAccessLine() {
+        String log = LogCapture.awaiting(List.of(accessLine(" 505"), accessLine("GET /health 431")), () -> {
+            exchangeUnchecked("GET / HTTP/9.9\r\n\r\n");
+            exchangeUnchecked("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: " + "a".repeat(20_000)
+                    + "\r\n\r\n");
+        });
+        assertAccessLine(log, " 505");
+        assertAccessLine(log, "GET /health 431");
+    }
+
+    private static String exchangeUnchecked(String request) {
+        try {
+            return exchange(request);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * An access line ending in {@code methodPathStatus}. A request Jetty cannot parse far enough to know its method
+     * and path is logged with Jetty's stand-ins for them, so only the status is asked of those.
+     */
+    private static Pattern accessLine(String methodPathStatus) {
+        return Pattern.compile("(?m)dev\\.plantstore\\.access - .*" + Pattern.quote(methodPathStatus) + " \\d+\\.\\dms$");
+    }
+
+    private static void assertAccessLine(String log, String methodPathStatus) {
+        assertTrue(accessLine(methodPathStatus).matcher(log).find(), methodPathStatus + " in:\n" + log);
     }
 
     @Test
