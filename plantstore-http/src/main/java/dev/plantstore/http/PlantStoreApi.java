@@ -6,10 +6,16 @@ import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.HandlerType;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jetty.JettyConnectionMetrics;
+import io.micrometer.core.instrument.binder.jetty.JettyServerThreadPoolMetrics;
 import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.server.Server;
 
 /**
  * The Plant Store API, ready to mount onto a Javalin application you own:
@@ -54,9 +60,10 @@ public final class PlantStoreApi {
     private final boolean docs;
     private final Set<String> corsOrigins;
     private final int authFailureLimit;
+    private final Optional<MeterRegistry> metrics;
 
     private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes, boolean docs,
-                          Set<String> corsOrigins, int authFailureLimit) {
+                          Set<String> corsOrigins, int authFailureLimit, Optional<MeterRegistry> metrics) {
         this.store = Objects.requireNonNull(store, "null store");
         this.verifier = Objects.requireNonNull(verifier, "null verifier");
         if (maxBodyBytes < 1 || maxBodyBytes == Integer.MAX_VALUE) {
@@ -70,16 +77,18 @@ public final class PlantStoreApi {
             throw new IllegalArgumentException("authFailureLimit must not be negative");
         }
         this.authFailureLimit = authFailureLimit;
+        this.metrics = metrics;
     }
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
-        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, true, Set.of(), DEFAULT_AUTH_FAILURE_LIMIT);
+        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, true, Set.of(), DEFAULT_AUTH_FAILURE_LIMIT,
+                Optional.empty());
     }
 
     /** A copy with another request body limit; a larger body is answered with 413. */
     public PlantStoreApi withMaxBodyBytes(int maxBodyBytes) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics);
     }
 
     /**
@@ -87,7 +96,7 @@ public final class PlantStoreApi {
      * and Swagger UI ({@code GET /docs}), none of which needs a token. They are served unless turned off here.
      */
     public PlantStoreApi withDocs(boolean docs) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics);
     }
 
     /**
@@ -97,7 +106,7 @@ public final class PlantStoreApi {
      * @throws IllegalArgumentException when an origin is not a scheme, host and optional port, or {@code *}
      */
     public PlantStoreApi withCorsOrigins(Collection<String> origins) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, Set.copyOf(origins), authFailureLimit);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, Set.copyOf(origins), authFailureLimit, metrics);
     }
 
     /**
@@ -106,7 +115,30 @@ public final class PlantStoreApi {
      * client shares the proxy's address: raise the limit there, or limit at the proxy.
      */
     public PlantStoreApi withAuthFailureLimit(int perMinute) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, perMinute);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, perMinute, metrics);
+    }
+
+    /**
+     * A copy that records metrics in {@code registry} (Micrometer; for Prometheus, a {@code PrometheusMeterRegistry}):
+     * <ul>
+     *   <li>{@code http.server.requests}: a timer of every request by {@code method}, {@code route} (the route
+     *       template such as {@code /plants/{id}}; the before-handler's {@code /plants} or {@code /plants/*} for a request
+     *       refused before its route, such as a 401; {@code unmatched} for a 404; never the raw path) and {@code status}, with
+     *       latency buckets from 1 ms to 10 s;</li>
+     *   <li>{@code plantstore.requests.refused}: a counter by {@code reason}: {@code bad_request} (400),
+     *       {@code unauthorized} (401), {@code body_too_large} (413), {@code unsupported_media_type} (415),
+     *       {@code too_many_refused_tokens} (429);</li>
+     *   <li>{@code plantstore.store.operations}: a timer of store creates and deletes by {@code operation} and
+     *       {@code outcome} ({@code created}, {@code already_stored}, {@code duplicate}, {@code deleted},
+     *       {@code absent}, {@code unavailable}, {@code failed});</li>
+     *   <li>Jetty's connections ({@code jetty.connections.*}) and thread pool ({@code jetty.threads.*}), through
+     *       Micrometer's Jetty binders, for the server the API is mounted on.</li>
+     * </ul>
+     * JVM metrics are the application's to bind, with Micrometer's JVM binders. None are recorded by default.
+     */
+    public PlantStoreApi withMetrics(MeterRegistry registry) {
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit,
+                Optional.of(registry));
     }
 
     PlantStore store() {
@@ -136,11 +168,24 @@ public final class PlantStoreApi {
         config.routes.before(COLLECTION, gate);
         config.routes.before(COLLECTION + "/*", gate);
 
-        var routes = new PlantRoutes(store, maxBodyBytes);
+        metrics.ifPresent(registry -> recordMetrics(config, registry));
+        var routes = new PlantRoutes(metrics.<PlantStore>map(registry -> new MeteredPlantStore(store, registry))
+                .orElse(store), maxBodyBytes);
         AllowedMethods.only(config, COLLECTION, HandlerType.POST, guard(routes::create));
         AllowedMethods.only(config, ITEM, HandlerType.DELETE, guard(routes::delete));
         if (docs) {
             ApiDocs.load().mount(config);
         }
+    }
+
+    private static void recordMetrics(JavalinConfig config, MeterRegistry registry) {
+        config.requestLogger.http(new HttpMetrics(registry));
+        // Javalin adds its connector after the server consumers run and fires this event before starting Jetty.
+        var server = new AtomicReference<Server>();
+        config.jetty.modifyServer(server::set);
+        config.events.serverStarting(() -> {
+            JettyConnectionMetrics.addToAllConnectors(server.get(), registry);
+            new JettyServerThreadPoolMetrics(server.get().getThreadPool(), List.of()).bindTo(registry);
+        });
     }
 }

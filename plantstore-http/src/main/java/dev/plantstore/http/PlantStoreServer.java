@@ -6,13 +6,17 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 
 /**
- * The Plant Store API as a standalone server. Besides the API it answers {@code GET /health} without authentication
- * (200 {@code {"status":"UP"}}, or 503 {@code {"status":"DOWN"}} while the store cannot be reached),
+ * The Plant Store API as a standalone server. Besides the API it answers the {@link Health} routes without
+ * authentication: {@code GET /health/live}, and {@code GET /health/ready} and {@code GET /health} (200
+ * {@code {"status":"UP"}}, or 503 {@code {"status":"DOWN"}} while the store cannot be reached or after
+ * {@link #drain()}),
  * gives every other path a 404 Error body, logs one access line per request (never its headers), and on
  * {@link #close()} stops accepting connections while letting requests in flight finish.
  *
@@ -32,10 +36,14 @@ public final class PlantStoreServer implements AutoCloseable {
 
     private final Javalin app;
     private final String host;
+    private final AtomicBoolean draining;
+    private final BooleanSupplier ready;
 
-    private PlantStoreServer(Javalin app, String host) {
+    private PlantStoreServer(Javalin app, String host, AtomicBoolean draining, BooleanSupplier ready) {
         this.app = app;
         this.host = host;
+        this.draining = draining;
+        this.ready = ready;
     }
 
     /**
@@ -60,7 +68,9 @@ public final class PlantStoreServer implements AutoCloseable {
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("idleTimeout must be positive");
         }
-        Javalin app = create(api, STOP_TIMEOUT);
+        var draining = new AtomicBoolean();
+        BooleanSupplier ready = () -> !draining.get() && api.store().isAvailable();
+        Javalin app = create(api, STOP_TIMEOUT, ready);
         app.start(host, port);
         // Javalin creates its connector on start; connections from here on get the time-out.
         for (Connector connector : app.jettyServer().server().getConnectors()) {
@@ -68,7 +78,7 @@ public final class PlantStoreServer implements AutoCloseable {
                 timed.setIdleTimeout(idleTimeout.toMillis());
             }
         }
-        return new PlantStoreServer(app, host);
+        return new PlantStoreServer(app, host, draining, ready);
     }
 
     /**
@@ -76,6 +86,11 @@ public final class PlantStoreServer implements AutoCloseable {
      * pass a zero stop timeout: a graceful stop costs about a second even when no request is in flight.
      */
     static Javalin create(PlantStoreApi api, Duration stopTimeout) {
+        return create(api, stopTimeout, api.store()::isAvailable);
+    }
+
+    /** As {@link #create(PlantStoreApi, Duration)}, ready when {@code ready} says so. */
+    static Javalin create(PlantStoreApi api, Duration stopTimeout, BooleanSupplier ready) {
         Objects.requireNonNull(api, "null api");
         return Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -94,13 +109,7 @@ public final class PlantStoreServer implements AutoCloseable {
 
             config.routes.before(new SecurityHeaders());
             api.mount(config);
-            AllowedMethods.get(config, "/health", ctx -> {
-                if (api.store().isAvailable()) {
-                    Json.respondStatus(ctx, 200, "UP");
-                } else {
-                    Json.respondStatus(ctx, 503, "DOWN");
-                }
-            });
+            Health.mount(config, ready);
             config.routes.exception(HttpResponseException.class,
                     (e, ctx) -> Json.respond(ctx, new ApiError(e.getStatus(), describe(e, ctx))));
             config.routes.exception(Exception.class, (e, ctx) -> GuardedHandler.respondInternalError(ctx, e));
@@ -119,6 +128,23 @@ public final class PlantStoreServer implements AutoCloseable {
     /** The host name or address the server was bound to. */
     public String host() {
         return host;
+    }
+
+    /**
+     * Whether the server should get requests: not draining, and its store available. What {@code GET /health/ready}
+     * answers.
+     */
+    public boolean isReady() {
+        return ready.getAsBoolean();
+    }
+
+    /**
+     * Turns readiness DOWN for good while the server goes on serving: a load balancer checking
+     * {@code /health/ready} stops sending new requests, and those already sent are still answered. Call it, wait
+     * for the balancer to notice, then {@link #close()}.
+     */
+    public void drain() {
+        draining.set(true);
     }
 
     /**

@@ -1,0 +1,99 @@
+package dev.plantstore.http;
+
+import io.javalin.http.Context;
+import io.javalin.http.RequestLogger;
+import io.javalin.router.Endpoint;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Counts and times every request the application routes, by method, route template and status
+ * ({@value #REQUESTS}), and counts the requests refused before any work was done, by reason ({@value #REFUSED}).
+ * Runs as a Javalin request logger, after the response is written.
+ */
+final class HttpMetrics implements RequestLogger {
+
+    static final String REQUESTS = "http.server.requests";
+    static final String REFUSED = "plantstore.requests.refused";
+
+    /** The route of a request no route matched: its raw path would give the label set one value per path tried. */
+    static final String UNMATCHED = "unmatched";
+
+    /**
+     * Bucket bounds a latency objective can be read from: an API answering in under a millisecond when well, the
+     * 5 s bound of a store operation and the 10 s of a stop when not.
+     */
+    static final Duration[] LATENCY_BUCKETS = {
+        Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+        Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+        Duration.ofSeconds(1), Duration.ofMillis(2_500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
+
+    private static final Map<Integer, String> REFUSAL_REASONS = Map.of(
+            400, "bad_request",
+            401, "unauthorized",
+            413, "body_too_large",
+            415, "unsupported_media_type",
+            429, "too_many_refused_tokens");
+
+    private record Series(String method, String route, int status) {
+    }
+
+    private final MeterRegistry registry;
+    private final ConcurrentMap<Series, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<Integer, Counter> refusals;
+
+    HttpMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.refusals = Map.copyOf(REFUSAL_REASONS.entrySet().stream().collect(Collectors.toMap(
+                Map.Entry::getKey,
+                reason -> Counter.builder(REFUSED)
+                        .description("Requests refused before any work: bad input, no or a wrong token, too large a "
+                                + "body, a content type other than JSON, too many refused tokens")
+                        .tag("reason", reason.getValue())
+                        .register(registry))));
+    }
+
+    @Override
+    public void handle(Context ctx, Float millis) {
+        int status = ctx.statusCode();
+        timers.computeIfAbsent(new Series(ctx.method().name(), route(ctx), status), this::timer)
+                .record(Math.round(millis * 1_000_000.0), TimeUnit.NANOSECONDS);
+        Counter refused = refusals.get(status);
+        if (refused != null) {
+            refused.increment();
+        }
+    }
+
+    /**
+     * The route template that served the request. Javalin names the matched route only once a before-handler lets the
+     * request through; one that stopped it (a 401) is labelled with that handler's pattern, such as
+     * {@code /plants/*}, which is still a template.
+     */
+    private static String route(Context ctx) {
+        Endpoint endpoint = ctx.endpoints().matchedHttpEndpoint();
+        if (endpoint != null) {
+            return endpoint.path;
+        }
+        List<Endpoint> visited = ctx.endpoints().list();
+        String last = visited.isEmpty() ? "*" : visited.get(visited.size() - 1).path;
+        return last.equals("*") ? UNMATCHED : last;
+    }
+
+    private Timer timer(Series series) {
+        return Timer.builder(REQUESTS)
+                .description("Requests answered, by method, route template and status")
+                .tag("method", series.method())
+                .tag("route", series.route())
+                .tag("status", Integer.toString(series.status()))
+                .serviceLevelObjectives(LATENCY_BUCKETS)
+                .register(registry);
+    }
+}
