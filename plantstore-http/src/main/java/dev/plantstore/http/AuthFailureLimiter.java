@@ -1,5 +1,7 @@
 package dev.plantstore.http;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -8,8 +10,12 @@ import java.util.function.LongSupplier;
 
 /**
  * Counts refused tokens per client address in fixed one-minute windows. Past the limit, the address is refused
- * without its token being checked until its window ends, which makes guessing tokens slow. Memory stays bounded:
- * ended windows are dropped, and past {@value #MAX_ADDRESSES} addresses new ones are not tracked.
+ * without its token being checked until its window ends, which makes guessing tokens slow.
+ *
+ * <p>Memory stays bounded and every call costs the same however many addresses are tracked: at most
+ * {@value #MAX_ADDRESSES} windows are kept, and opening one more forgets the oldest. An address that was forgotten
+ * starts a new window on its next refused token, so under a flood of new addresses the limit still applies to each
+ * of them, only with a shorter memory.
  */
 final class AuthFailureLimiter {
 
@@ -18,12 +24,18 @@ final class AuthFailureLimiter {
 
     private static final long WINDOW_NANOS = TimeUnit.SECONDS.toNanos(WINDOW_SECONDS);
 
-    private record Window(long startNanos, AtomicInteger failures) {
+    private record Window(String address, long startNanos, AtomicInteger failures) {
     }
 
     private final int limit;
     private final LongSupplier nanoClock;
+    /** Read on every authenticated request, so lock-free. */
     private final ConcurrentMap<String, Window> windows = new ConcurrentHashMap<>();
+    /**
+     * Every window ever opened, oldest first, at most {@value #MAX_ADDRESSES}. Windows that ended or were replaced
+     * stay until their turn comes; each window in {@link #windows} is here once, so the map is bounded too.
+     */
+    private final Deque<Window> openedOldestFirst = new ArrayDeque<>();
 
     AuthFailureLimiter(int limit, LongSupplier nanoClock) {
         this.limit = limit;
@@ -49,15 +61,26 @@ final class AuthFailureLimiter {
 
     void recordFailure(String address) {
         long now = nanoClock.getAsLong();
-        if (windows.size() >= MAX_ADDRESSES) {
-            windows.values().removeIf(window -> now - window.startNanos() >= WINDOW_NANOS);
-            if (windows.size() >= MAX_ADDRESSES && !windows.containsKey(address)) {
-                return;
-            }
+        Window opened = new Window(address, now, new AtomicInteger(1));
+        Window current = windows.compute(address, (key, window) ->
+                window == null || now - window.startNanos() >= WINDOW_NANOS ? opened : increment(window));
+        if (current == opened) {
+            remember(opened);
         }
-        windows.compute(address, (key, window) -> window == null || now - window.startNanos() >= WINDOW_NANOS
-                ? new Window(now, new AtomicInteger(1))
-                : increment(window));
+    }
+
+    /** Only a refused token that opens a window takes this lock: the cost of guessing, never of a valid request. */
+    private synchronized void remember(Window opened) {
+        if (openedOldestFirst.size() >= MAX_ADDRESSES) {
+            Window oldest = openedOldestFirst.removeFirst();
+            windows.remove(oldest.address(), oldest);
+        }
+        openedOldestFirst.addLast(opened);
+    }
+
+    /** Windows held in memory, for tests of the bound. */
+    synchronized int trackedWindows() {
+        return Math.max(openedOldestFirst.size(), windows.size());
     }
 
     private static Window increment(Window window) {

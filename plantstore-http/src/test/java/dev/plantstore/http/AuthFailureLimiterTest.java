@@ -1,7 +1,10 @@
 package dev.plantstore.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -47,15 +50,45 @@ class AuthFailureLimiterTest {
     }
 
     @Test
-    void trackedAddressesAreBounded() {
-        var tiny = new AuthFailureLimiter(1, now::get);
-        for (int i = 0; i < AuthFailureLimiter.MAX_ADDRESSES + 10; i++) {
-            tiny.recordFailure("address-" + i);
+    void atCapacityANewAddressIsStillLimitedAndTheOldestIsForgotten() {
+        var oneGuess = new AuthFailureLimiter(1, now::get);
+        for (int i = 0; i < AuthFailureLimiter.MAX_ADDRESSES; i++) {
+            oneGuess.recordFailure("address-" + i);
+            advanceNanos(1);
         }
-        assertEquals(60, tiny.retryAfterSeconds("address-0"));
-        assertEquals(0, tiny.retryAfterSeconds("address-" + (AuthFailureLimiter.MAX_ADDRESSES + 5)));
-        advanceSeconds(61);
-        tiny.recordFailure("late");
-        assertEquals(60, tiny.retryAfterSeconds("late"));
+        oneGuess.recordFailure("newcomer");
+        assertEquals(60, oneGuess.retryAfterSeconds("newcomer"));
+        assertEquals(0, oneGuess.retryAfterSeconds("address-0"), "the oldest made room");
+        assertEquals(60, oneGuess.retryAfterSeconds("address-1"));
+        assertEquals(60, oneGuess.retryAfterSeconds("address-" + (AuthFailureLimiter.MAX_ADDRESSES - 1)));
+    }
+
+    @Test
+    void atCapacityARefusedTokenCostsNoScanOfTheTrackedAddresses() {
+        var oneGuess = new AuthFailureLimiter(1, now::get);
+        for (int i = 0; i < AuthFailureLimiter.MAX_ADDRESSES; i++) {
+            oneGuess.recordFailure("address-" + i);
+        }
+        // A scan per refused token would be 10^10 steps here; constant work is well under a second even on a busy CI.
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            for (int i = 0; i < AuthFailureLimiter.MAX_ADDRESSES; i++) {
+                oneGuess.recordFailure("more-" + i);
+            }
+        });
+        assertEquals(60, oneGuess.retryAfterSeconds("more-" + (AuthFailureLimiter.MAX_ADDRESSES - 1)));
+    }
+
+    @Test
+    void anAddressFailingEveryMinuteForLongKeepsMemoryBounded() {
+        for (int minute = 0; minute < 3 * AuthFailureLimiter.MAX_ADDRESSES; minute++) {
+            limiter.recordFailure("10.0.0.1");
+            advanceSeconds(61);
+        }
+        assertTrue(limiter.trackedWindows() <= AuthFailureLimiter.MAX_ADDRESSES, "windows tracked");
+        assertEquals(0, limiter.retryAfterSeconds("10.0.0.1"));
+    }
+
+    private void advanceNanos(long nanos) {
+        now.addAndGet(nanos);
     }
 }
