@@ -47,7 +47,9 @@ final class OpenStore implements AutoCloseable {
             PlantStore store;
             if (spec instanceof StoreSpec.Sqlite sqlite) {
                 resources.push(lockExclusively(sqlite.file()));
-                store = PlantStore.jdbc(sqliteDataSource(sqlite.file()));
+                HikariDataSource pool = sqlitePool(sqlite.file());
+                resources.push(pool);
+                store = PlantStore.jdbc(pool);
             } else if (spec instanceof StoreSpec.Postgres postgres) {
                 HikariDataSource pool = postgresPool(postgres, env);
                 resources.push(pool);
@@ -101,6 +103,19 @@ final class OpenStore implements AutoCloseable {
             closeQuietly(channel);
             throw new StartupException("cannot open store sqlite:" + database + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * SQLite opens a file, reads its schema and sets its pragmas for every new connection; the store takes one per
+     * batch, so the pool keeps them open. Two: the writer's, and one for a read or a health check beside it.
+     */
+    private static HikariDataSource sqlitePool(Path file) {
+        var config = new HikariConfig();
+        config.setPoolName("plantstore-sqlite");
+        config.setDataSource(sqliteDataSource(file));
+        config.setMaximumPoolSize(2);
+        config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
+        return new HikariDataSource(config);
     }
 
     /** Every acknowledged write on disk: write-ahead log with a full sync at each commit. */

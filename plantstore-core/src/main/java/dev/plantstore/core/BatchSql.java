@@ -201,36 +201,34 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
 
         @Override
         void apply(Connection connection, Changes changes) throws SQLException {
-            if (!changes.deletes().isEmpty()) {
-                try (PreparedStatement delete = prepare(connection, DELETE)) {
-                    for (long id : changes.deletes()) {
-                        delete.setLong(1, id);
-                        delete.addBatch();
-                    }
-                    delete.executeBatch();
-                }
+            executeBatch(connection, DELETE, changes.deletes(), (delete, id) -> delete.setLong(1, id));
+            executeBatch(connection, UPDATE, changes.updates(), (update, row) -> {
+                update.setString(1, row.plant().name());
+                update.setString(2, row.plant().tag());
+                update.setLong(3, row.id());
+            });
+            executeBatch(connection, INSERT, changes.inserts(), (insert, row) -> {
+                insert.setLong(1, row.id());
+                insert.setString(2, row.plant().name());
+                insert.setString(3, row.plant().tag());
+            });
+        }
+
+        private interface Binder<T> {
+            void bind(PreparedStatement statement, T value) throws SQLException;
+        }
+
+        private <T> void executeBatch(Connection connection, String sql, List<T> values, Binder<T> binder)
+                throws SQLException {
+            if (values.isEmpty()) {
+                return;
             }
-            if (!changes.updates().isEmpty()) {
-                try (PreparedStatement update = prepare(connection, UPDATE)) {
-                    for (Row row : changes.updates()) {
-                        update.setString(1, row.plant().name());
-                        update.setString(2, row.plant().tag());
-                        update.setLong(3, row.id());
-                        update.addBatch();
-                    }
-                    update.executeBatch();
+            try (PreparedStatement statement = prepare(connection, sql)) {
+                for (T value : values) {
+                    binder.bind(statement, value);
+                    statement.addBatch();
                 }
-            }
-            if (!changes.inserts().isEmpty()) {
-                try (PreparedStatement insert = prepare(connection, INSERT)) {
-                    for (Row row : changes.inserts()) {
-                        insert.setLong(1, row.id());
-                        insert.setString(2, row.plant().name());
-                        insert.setString(3, row.plant().tag());
-                        insert.addBatch();
-                    }
-                    insert.executeBatch();
-                }
+                statement.executeBatch();
             }
         }
     }

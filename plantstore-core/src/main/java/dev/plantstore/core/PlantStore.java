@@ -20,7 +20,11 @@ import javax.sql.DataSource;
  */
 public interface PlantStore extends AutoCloseable {
 
-    /** Adds the plant unless its id is taken; a taken id leaves the stored plant as it was. */
+    /**
+     * Adds the plant unless its id is taken; a taken id leaves the stored plant as it was. An id that holds exactly
+     * this plant answers {@link CreateResult.AlreadyStored}, so that a retried create can tell its own plant from
+     * another.
+     */
     CreateResult create(NewPlant plant);
 
     /** Removes the plant with this id; {@code true} when there was one. A deleted id may be created again. */
@@ -52,8 +56,11 @@ public interface PlantStore extends AutoCloseable {
      * or delete is acknowledged only once committed; concurrent ones share a transaction (group commit). An
      * operation that cannot finish within five seconds throws {@link StoreUnavailableException}.
      *
-     * <p>Works with any database that supports {@code INSERT ... ON CONFLICT DO NOTHING}: SQLite and PostgreSQL are
-     * tested. The store opens and closes its connections through {@code dataSource} as it needs them.
+     * <p>SQLite and PostgreSQL are supported and tested. On PostgreSQL any number of stores, in any number of
+     * processes, may share one database: each transaction takes advisory locks on its ids in ascending order
+     * ({@code pg_advisory_xact_lock}), so they never deadlock. {@link #isAvailable()} is false while a write cannot
+     * commit. The store opens and closes its connections through {@code dataSource} as it needs them: give it a
+     * pool.
      *
      * @throws StoreUnavailableException when the database cannot be reached or its schema is of a newer release
      */
