@@ -4,10 +4,16 @@ import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
 import io.javalin.util.JavalinBindException;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** {@code java -jar plantstore.jar}: wires options, tokens, store and server together and runs until stopped. */
 public final class Main {
@@ -54,6 +60,10 @@ public final class Main {
         }
 
         OpenStore store = OpenStore.open(options.store(), env);
+        // Metrics are recorded only when something can read them.
+        Optional<PrometheusMeterRegistry> metrics = options.managementPort().isPresent()
+                ? Optional.of(jvmMeasured(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
+                : Optional.empty();
         PlantStoreApi api;
         try {
             api = PlantStoreApi.of(store.store(), verifier)
@@ -65,6 +75,9 @@ public final class Main {
             store.close();
             throw new UsageException("--cors-origins: " + e.getMessage());
         }
+        if (metrics.isPresent()) {
+            api = api.withMetrics(metrics.get());
+        }
         PlantStoreServer server;
         try {
             server = PlantStoreServer.start(api, options.host(), options.port(),
@@ -75,8 +88,26 @@ public final class Main {
             throw new StartupException("cannot listen on " + options.host() + ":" + options.port() + ": "
                     + Failures.rootMessage(e));
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, store, out), "plantstore-shutdown"));
+        Optional<ManagementServer> management = Optional.empty();
+        if (metrics.isPresent()) {
+            try {
+                management = Optional.of(ManagementServer.start(options.managementHost(),
+                        options.managementPort().getAsInt(), server::isReady, metrics.get()));
+            } catch (JavalinBindException e) {
+                server.close();
+                store.close();
+                throw new StartupException("cannot listen on " + options.managementHost() + ":"
+                        + options.managementPort().getAsInt() + " (management): " + Failures.rootMessage(e));
+            }
+        }
+        Optional<ManagementServer> managementServer = management;
+        Duration drain = Duration.ofSeconds(options.drainSeconds());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, managementServer, drain, store, out),
+                "plantstore-shutdown"));
 
+        out.println("store " + OpenStore.describe(options.store()) + " (" + promise(options.store()) + ")");
+        managementServer.ifPresent(m -> out.println("plantstore management on http://"
+                + hostForUrl(options.managementHost()) + ":" + m.port()));
         String url = "http://" + hostForUrl(options.host()) + ":" + server.port();
         if (generatedToken != null) {
             printGeneratedToken(out, generatedToken, url);
@@ -85,14 +116,38 @@ public final class Main {
         out.println("plantstore listening on " + url);
     }
 
+    private static String promise(StoreSpec store) {
+        return store instanceof StoreSpec.Memory ? "not durable: plants are lost on exit" : "durable";
+    }
+
+    /** JVM memory, garbage collection and threads, through Micrometer's binders. */
+    private static PrometheusMeterRegistry jvmMeasured(PrometheusMeterRegistry registry) {
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        return registry;
+    }
+
     /**
-     * Runs on SIGTERM or SIGINT: the server stops accepting and lets requests in flight finish, the store commits
-     * what it was given and closes, and the process exits 0.
+     * Runs on SIGTERM or SIGINT: readiness turns DOWN while the server keeps serving for the drain period, so that a
+     * load balancer checking readiness stops sending requests; then the server stops accepting and lets requests in
+     * flight finish, the store commits what it was given and closes, and the process exits 0.
      * The JVM would report 143 for SIGTERM however cleanly the hooks ran; a requested, completed stop is a success,
      * so the hook ends the process itself once the server is down.
      */
-    private static void stop(PlantStoreServer server, OpenStore store, Console out) {
+    private static void stop(PlantStoreServer server, Optional<ManagementServer> management, Duration drain,
+                             OpenStore store, Console out) {
+        server.drain();
+        if (!drain.isZero()) {
+            out.println("plantstore draining: not ready, serving for " + drain.toSeconds() + " s more");
+            try {
+                Thread.sleep(drain.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         server.close();
+        management.ifPresent(ManagementServer::close);
         store.close();
         out.println("plantstore stopped");
         Runtime.getRuntime().halt(0);

@@ -9,22 +9,34 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The server's settings. Each comes from its flag, else from its environment variable, else from its default.
  * Tokens never come from a flag value, which any user could read with {@code ps}.
  */
 record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean docs,
-               List<String> corsOrigins, int authFailureLimit, int idleTimeoutSeconds, boolean help) {
+               List<String> corsOrigins, int authFailureLimit, int idleTimeoutSeconds, OptionalInt managementPort,
+               String managementHost, LogFormat logFormat, int drainSeconds, boolean help) {
+
+    /** How log lines are written: for people, or one JSON object per line for a collector. */
+    enum LogFormat { TEXT, JSON }
 
     static final String DEFAULT_HOST = "0.0.0.0";
     static final int DEFAULT_PORT = 8080;
     static final int DEFAULT_IDLE_TIMEOUT_SECONDS = (int) PlantStoreServer.DEFAULT_IDLE_TIMEOUT.toSeconds();
+    static final String DEFAULT_MANAGEMENT_HOST = "127.0.0.1";
+    /**
+     * Long enough for a load balancer checking readiness every 2 s to see two failed checks (HAProxy's
+     * {@code inter 2s fall 2}, Kubernetes' {@code periodSeconds: 2, failureThreshold: 2}) with a second to spare.
+     */
+    static final int DEFAULT_DRAIN_SECONDS = 5;
 
     static final String USAGE = """
             Usage: java -jar plantstore.jar [options]
 
-            Serves the Plant Store API: POST /plants, DELETE /plants/{id}, GET /health.
+            Serves the Plant Store API: POST /plants, DELETE /plants/{id}, and GET /health, /health/live and
+            /health/ready.
 
             Options (each falls back to its environment variable):
               --host HOST             address to listen on (PLANTSTORE_HOST, default 0.0.0.0)
@@ -44,6 +56,16 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                                       0 for no limit (PLANTSTORE_AUTH_FAILURE_LIMIT, default 30)
               --idle-timeout SECONDS  close a connection silent this long: idle, stalled in its headers, or in
                                       a body, which gets 408 (PLANTSTORE_IDLE_TIMEOUT, default 30)
+              --management-port PORT  also serve GET /metrics (Prometheus), /health/live and /health/ready, without
+                                      a token, on this port, 0 for any free port (PLANTSTORE_MANAGEMENT_PORT,
+                                      default off)
+              --management-host HOST  address the management port listens on (PLANTSTORE_MANAGEMENT_HOST,
+                                      default 127.0.0.1)
+              --log-format FORMAT     text, or json for one JSON object per line (PLANTSTORE_LOG_FORMAT,
+                                      default text)
+              --drain-seconds N       on SIGTERM, report not ready and keep serving this long before stopping, so
+                                      a load balancer stops sending requests first (PLANTSTORE_DRAIN_SECONDS,
+                                      default 5)
               -h, --help              print this help and exit
 
             Tokens also come from PLANTSTORE_TOKENS (comma-separated). With no token configured, one is
@@ -51,16 +73,20 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
             """;
 
     /** Each option's flag and the environment variable it falls back to. */
-    private static final Map<String, String> ENVIRONMENT_FALLBACK = Map.of(
-            "--host", "PLANTSTORE_HOST",
-            "--port", "PLANTSTORE_PORT",
-            "--max-body-bytes", "PLANTSTORE_MAX_BODY_BYTES",
-            "--tokens-file", "PLANTSTORE_TOKENS_FILE",
-            "--store", "PLANTSTORE_STORE",
-            "--docs", "PLANTSTORE_DOCS",
-            "--cors-origins", "PLANTSTORE_CORS_ORIGINS",
-            "--auth-failure-limit", "PLANTSTORE_AUTH_FAILURE_LIMIT",
-            "--idle-timeout", "PLANTSTORE_IDLE_TIMEOUT");
+    private static final Map<String, String> ENVIRONMENT_FALLBACK = Map.ofEntries(
+            Map.entry("--host", "PLANTSTORE_HOST"),
+            Map.entry("--port", "PLANTSTORE_PORT"),
+            Map.entry("--max-body-bytes", "PLANTSTORE_MAX_BODY_BYTES"),
+            Map.entry("--tokens-file", "PLANTSTORE_TOKENS_FILE"),
+            Map.entry("--store", "PLANTSTORE_STORE"),
+            Map.entry("--docs", "PLANTSTORE_DOCS"),
+            Map.entry("--cors-origins", "PLANTSTORE_CORS_ORIGINS"),
+            Map.entry("--auth-failure-limit", "PLANTSTORE_AUTH_FAILURE_LIMIT"),
+            Map.entry("--idle-timeout", "PLANTSTORE_IDLE_TIMEOUT"),
+            Map.entry("--management-port", "PLANTSTORE_MANAGEMENT_PORT"),
+            Map.entry("--management-host", "PLANTSTORE_MANAGEMENT_HOST"),
+            Map.entry("--log-format", "PLANTSTORE_LOG_FORMAT"),
+            Map.entry("--drain-seconds", "PLANTSTORE_DRAIN_SECONDS"));
 
     /** A value as given, and where it came from (the flag or the variable), for the message if it is bad. */
     private record Given(String value, String source) {
@@ -70,7 +96,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
         if (args.contains("-h") || args.contains("--help")) {
             return new Options(DEFAULT_HOST, DEFAULT_PORT, PlantStoreApi.DEFAULT_MAX_BODY_BYTES, Optional.empty(),
                     StoreSpec.parse("default", StoreSpec.DEFAULT), true, List.of(),
-                    PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT, DEFAULT_IDLE_TIMEOUT_SECONDS, true);
+                    PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT, DEFAULT_IDLE_TIMEOUT_SECONDS, OptionalInt.empty(),
+                    DEFAULT_MANAGEMENT_HOST, LogFormat.TEXT, DEFAULT_DRAIN_SECONDS, true);
         }
         Map<String, Given> given = new HashMap<>();
         ENVIRONMENT_FALLBACK.forEach((flag, variable) -> {
@@ -108,6 +135,10 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
         Given corsOrigins = given.get("--cors-origins");
         Given authFailureLimit = given.get("--auth-failure-limit");
         Given idleTimeout = given.get("--idle-timeout");
+        Given managementPort = given.get("--management-port");
+        Given managementHost = given.get("--management-host");
+        Given logFormat = given.get("--log-format");
+        Given drainSeconds = given.get("--drain-seconds");
         return new Options(
                 host == null ? DEFAULT_HOST : requireNonBlank(host),
                 port == null ? DEFAULT_PORT : parseInt(port, 0, 65_535),
@@ -124,7 +155,19 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                         ? PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT
                         : parseInt(authFailureLimit, 0, 1_000_000),
                 idleTimeout == null ? DEFAULT_IDLE_TIMEOUT_SECONDS : parseInt(idleTimeout, 1, 3_600),
+                managementPort == null ? OptionalInt.empty() : OptionalInt.of(parseInt(managementPort, 0, 65_535)),
+                managementHost == null ? DEFAULT_MANAGEMENT_HOST : requireNonBlank(managementHost),
+                logFormat == null ? LogFormat.TEXT : parseLogFormat(logFormat),
+                drainSeconds == null ? DEFAULT_DRAIN_SECONDS : parseInt(drainSeconds, 0, 600),
                 false);
+    }
+
+    private static LogFormat parseLogFormat(Given given) throws UsageException {
+        return switch (given.value().strip().toLowerCase(Locale.ROOT)) {
+            case "text" -> LogFormat.TEXT;
+            case "json" -> LogFormat.JSON;
+            default -> throw new UsageException(given.source() + " must be text or json, got '" + given.value() + "'");
+        };
     }
 
     private static boolean parseOnOff(Given given) throws UsageException {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,26 +26,33 @@ class OptionsTest {
     @Test
     void defaultsAreAllInterfacesPort8080And64KiB() throws UsageException {
         assertEquals(new Options("0.0.0.0", 8080, 65_536, Optional.empty(),
-                new StoreSpec.Sqlite(Path.of("plantstore.db")), true, List.of(), 30, 30, false), parse(Map.of()));
+                new StoreSpec.Sqlite(Path.of("plantstore.db")), true, List.of(), 30, 30, OptionalInt.empty(), "127.0.0.1",
+                Options.LogFormat.TEXT, 5, false), parse(Map.of()));
     }
 
     @Test
     void flagsTakeTheirValueAfterASpaceOrAnEqualsSign() throws UsageException {
         var options = parse(Map.of(), "--host", "127.0.0.1", "--port=0", "--max-body-bytes", "1024",
                 "--tokens-file=/etc/plantstore/tokens", "--store", "memory", "--docs", "off",
-                "--cors-origins", "https://a.example, https://b.example:8443", "--auth-failure-limit", "0", "--idle-timeout", "5");
+                "--cors-origins", "https://a.example, https://b.example:8443", "--auth-failure-limit", "0", "--idle-timeout", "5",
+                "--management-port", "0", "--management-host=0.0.0.0", "--log-format", "JSON", "--drain-seconds", "0");
         assertEquals(new Options("127.0.0.1", 0, 1024, Optional.of(Path.of("/etc/plantstore/tokens")),
-                new StoreSpec.Memory(), false, List.of("https://a.example", "https://b.example:8443"), 0, 5, false),
+                new StoreSpec.Memory(), false, List.of("https://a.example", "https://b.example:8443"), 0, 5,
+                OptionalInt.of(0), "0.0.0.0", Options.LogFormat.JSON, 0, false),
                 options);
     }
 
     @Test
     void environmentVariablesAreTheFallback() throws UsageException {
-        var env = Map.of("PLANTSTORE_HOST", "::1", "PLANTSTORE_PORT", "9000", "PLANTSTORE_MAX_BODY_BYTES", "10",
+        Map<String, String> env = Map.of("PLANTSTORE_HOST", "::1", "PLANTSTORE_PORT", "9000", "PLANTSTORE_MAX_BODY_BYTES", "10",
                 "PLANTSTORE_TOKENS_FILE", "tokens.txt", "PLANTSTORE_STORE", "sqlite:/var/lib/plants.db",
                 "PLANTSTORE_DOCS", "false", "PLANTSTORE_CORS_ORIGINS", "*", "PLANTSTORE_AUTH_FAILURE_LIMIT", "5", "PLANTSTORE_IDLE_TIMEOUT", "7");
+        env = new java.util.HashMap<>(env);
+        env.putAll(Map.of("PLANTSTORE_MANAGEMENT_PORT", "9090", "PLANTSTORE_MANAGEMENT_HOST", "10.0.0.1",
+                "PLANTSTORE_LOG_FORMAT", "json", "PLANTSTORE_DRAIN_SECONDS", "12"));
         assertEquals(new Options("::1", 9000, 10, Optional.of(Path.of("tokens.txt")),
-                new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false, List.of("*"), 5, 7, false), parse(env));
+                new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false, List.of("*"), 5, 7, OptionalInt.of(9090), "10.0.0.1",
+                Options.LogFormat.JSON, 12, false), parse(env));
     }
 
     @Test
@@ -56,6 +64,17 @@ class OptionsTest {
     @ValueSource(strings = {"-h", "--help"})
     void helpIsRecognisedBeforeAnythingElse(String flag) throws UsageException {
         assertTrue(parse(Map.of("PLANTSTORE_PORT", "bad"), flag, "--nonsense").help());
+    }
+
+    @Test
+    void badManagementLogAndDrainValuesAreRefusedNamingTheirSource() {
+        assertEquals("--management-port must be an integer from 0 to 65535, got '70000'",
+                refusal(Map.of(), "--management-port", "70000"));
+        assertEquals("PLANTSTORE_LOG_FORMAT must be text or json, got 'xml'",
+                refusal(Map.of("PLANTSTORE_LOG_FORMAT", "xml")));
+        assertEquals("--drain-seconds must be an integer from 0 to 600, got '-1'",
+                refusal(Map.of(), "--drain-seconds", "-1"));
+        assertEquals("--management-host must not be empty", refusal(Map.of(), "--management-host", " "));
     }
 
     @Test

@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 final class RunningJar implements AutoCloseable {
 
     private static final Pattern LISTENING = Pattern.compile("plantstore listening on http://127\\.0\\.0\\.1:(\\d+)");
+    private static final Pattern MANAGEMENT = Pattern.compile("plantstore management on http://127\\.0\\.0\\.1:(\\d+)");
     private static final Pattern GENERATED_TOKEN = Pattern.compile("(?m)^  ([A-Za-z0-9_-]{43})$");
 
     private final Process process;
@@ -49,7 +50,8 @@ final class RunningJar implements AutoCloseable {
     }
 
     static RunningJar start(Path workDir, Map<String, String> env, String... args) throws Exception {
-        List<String> fullArgs = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "0"));
+        // No drain unless a test asks for one: each stop would wait for it. A later flag overrides an earlier one.
+        List<String> fullArgs = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "0", "--drain-seconds", "0"));
         fullArgs.addAll(List.of(args));
         Path log = Files.createTempFile(workDir, "jar", ".log");
         var builder = new ProcessBuilder(command(fullArgs.toArray(String[]::new)))
@@ -114,6 +116,13 @@ final class RunningJar implements AutoCloseable {
 
     int port() {
         return port;
+    }
+
+    /** The management port's URI for {@code path}; the jar must have been started with {@code --management-port}. */
+    URI managementUri(String path) {
+        Matcher matcher = MANAGEMENT.matcher(outputSoFar());
+        assertTrue(matcher.find(), "a management line is printed:\n" + outputSoFar());
+        return URI.create("http://127.0.0.1:" + matcher.group(1) + path);
     }
 
     URI uri(String path) {

@@ -1,0 +1,44 @@
+package dev.plantstore.app;
+
+import dev.plantstore.http.Health;
+import io.javalin.Javalin;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The management port: {@code GET /metrics} in Prometheus's text format, {@code GET /health/live} and
+ * {@code GET /health/ready}, none needing a token. Apart from the API's port, so that metrics are never exposed where
+ * clients reach, and so that a scrape or a probe never waits behind API traffic.
+ */
+final class ManagementServer implements AutoCloseable {
+
+    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final Javalin app;
+
+    private ManagementServer(Javalin app) {
+        this.app = app;
+    }
+
+    /** Starts on {@code host} and {@code port}; port 0 picks a free port, which {@link #port()} then reports. */
+    static ManagementServer start(String host, int port, BooleanSupplier ready, PrometheusMeterRegistry registry) {
+        Javalin app = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.startup.showOldJavalinVersionWarning = false;
+            config.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
+            Health.mount(config, ready);
+            config.routes.get("/metrics", ctx -> ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape()));
+        });
+        app.start(host, port);
+        return new ManagementServer(app);
+    }
+
+    int port() {
+        return app.port();
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}

@@ -1,0 +1,113 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The management port, the store named at start, and the drain on SIGTERM, on the built jar. */
+class OperabilityIT {
+
+    private static final String TOKEN = "operability-token";
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    Path dir;
+
+    private static HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> create(RunningJar jar, long id) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(jar.uri("/plants"))
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"Fern\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void theManagementPortIsOffByDefault() throws Exception {
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory")) {
+            assertFalse(jar.outputSoFar().contains("management"), jar.outputSoFar());
+            assertEquals(404, get(jar.uri("/metrics")).statusCode());
+            assertEquals(200, get(jar.uri("/health/live")).statusCode());
+            assertEquals(200, get(jar.uri("/health/ready")).statusCode());
+        }
+    }
+
+    @Test
+    void theManagementPortServesMetricsAndProbesWithoutAToken() throws Exception {
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN, "PLANTSTORE_MANAGEMENT_PORT", "0"),
+                "--store", "memory")) {
+            assertEquals(200, create(jar, 1).statusCode());
+            assertEquals(200, get(jar.managementUri("/health/live")).statusCode());
+            assertEquals(200, get(jar.managementUri("/health/ready")).statusCode());
+            var metrics = get(jar.managementUri("/metrics"));
+            assertEquals(200, metrics.statusCode());
+            assertTrue(metrics.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
+            for (String series : new String[] {
+                "http_server_requests_seconds_count{method=\"POST\",route=\"/plants\",status=\"200\"} 1",
+                "plantstore_store_operations_seconds_count{operation=\"create\",outcome=\"created\"} 1",
+                "jvm_memory_used_bytes{", "jvm_gc_", "jvm_threads_live_threads ", "jetty_threads_busy ",
+                "jetty_connections_current_connections{"}) {
+                assertTrue(metrics.body().contains(series), () -> series + " in\n" + metrics.body());
+            }
+            assertEquals(404, get(jar.uri("/metrics")).statusCode(), "never on the API port");
+        }
+    }
+
+    @Test
+    void startUpNamesTheStoreAndWhatItPromises() throws Exception {
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory")) {
+            assertTrue(jar.outputSoFar().contains("\nstore memory (not durable: plants are lost on exit)\n")
+                    || jar.outputSoFar().startsWith("store memory (not durable: plants are lost on exit)\n"),
+                    jar.outputSoFar());
+        }
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "sqlite:plants.db")) {
+            assertTrue(jar.outputSoFar().lines().anyMatch("store sqlite:plants.db (durable)"::equals),
+                    jar.outputSoFar());
+        }
+        String postgres = System.getenv("PLANTSTORE_TEST_POSTGRES_URL");
+        if (postgres != null) {
+            try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", postgres)) {
+                String expected = "store " + new StoreSpec.Postgres(postgres).redacted() + " (durable)";
+                assertTrue(jar.outputSoFar().lines().anyMatch(expected::equals), jar.outputSoFar());
+                assertFalse(jar.outputSoFar().contains("user="), jar.outputSoFar());
+            }
+        }
+    }
+
+    @Test
+    void sigtermTurnsReadinessDownAndKeepsServingForTheDrainPeriodThenStops() throws Exception {
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory",
+                "--management-port", "0", "--drain-seconds", "3")) {
+            URI managementReady = jar.managementUri("/health/ready");
+            long signalled = System.nanoTime();
+            jar.process().destroy();
+            long deadline = signalled + TimeUnit.SECONDS.toNanos(3);
+            int ready = 200;
+            while (ready == 200 && System.nanoTime() < deadline) {
+                ready = get(jar.uri("/health/ready")).statusCode();
+            }
+            assertEquals(503, ready, "the API port's readiness goes DOWN at once");
+            assertEquals(503, get(managementReady).statusCode(), "and the management port's");
+            assertEquals(200, get(jar.uri("/health/live")).statusCode(), "still live");
+            assertEquals(200, create(jar, 7).statusCode(), "still serving while draining");
+            assertTrue(jar.process().waitFor(15, TimeUnit.SECONDS), "stops after the drain");
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - signalled);
+            assertTrue(tookMillis >= 3_000, "stopped only after the drain period: " + tookMillis + " ms");
+            assertEquals(0, jar.process().exitValue());
+            assertTrue(jar.outputSoFar().contains("plantstore stopped"), jar.outputSoFar());
+        }
+    }
+}
