@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The statements one group-commit transaction runs: lock the batch's ids, read what they hold, write the net change.
- * PostgreSQL's version takes one round trip per step whatever the batch size; the standard one (SQLite) runs in the
- * process, where a statement per row costs no round trip.
+ * The statements one group-commit transaction runs: lock the batch's ids and read what they hold, then write the net
+ * change. PostgreSQL's version takes one round trip for each of the two whatever the batch size; the standard one
+ * (SQLite) runs in the process, where a statement per row costs no round trip.
  */
 abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
 
@@ -69,13 +69,11 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
 
     /**
      * Makes every other writer that locks ids through this class wait for this transaction before it touches any of
-     * {@code sortedIds}. Taking them in ascending order in every transaction is what keeps two instances from each
-     * holding what the other waits for.
+     * {@code sortedIds}, then reads the plants stored under them; an id with none is absent from the map. Taking the
+     * locks in ascending order in every transaction is what keeps two instances from each holding what the other
+     * waits for.
      */
-    abstract void lockInOrder(Connection connection, long[] sortedIds) throws SQLException;
-
-    /** The plants stored under {@code ids}; an id with none is absent from the map. */
-    abstract Map<Long, Plant> read(Connection connection, long[] ids) throws SQLException;
+    abstract Map<Long, Plant> lockAndRead(Connection connection, long[] sortedIds) throws SQLException;
 
     abstract void apply(Connection connection, Changes changes) throws SQLException;
 
@@ -92,9 +90,14 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
      */
     static final class Postgres extends BatchSql {
 
-        // unnest yields the array in order and nothing sorts it again, so the locks are taken in the order given.
-        private static final String LOCK = "SELECT count(pg_advisory_xact_lock(id)) FROM unnest(?::bigint[]) AS ids (id)";
-        private static final String READ = "SELECT id, name, tag FROM plants WHERE id = ANY (?::bigint[])";
+        /**
+         * Two statements sent together, one round trip: the second takes its snapshot only once the first has every
+         * lock, so it sees what the writers it waited for committed. unnest yields the array in order and nothing
+         * sorts it again, so the locks are taken in the order given.
+         */
+        private static final String LOCK_AND_READ =
+                "SELECT count(pg_advisory_xact_lock(id)) FROM unnest(?::bigint[]) AS ids (id); "
+                + "SELECT id, name, tag FROM plants WHERE id = ANY (?::bigint[])";
         private static final String APPLY = "WITH removed AS (DELETE FROM plants WHERE id = ANY (?::bigint[])), "
                 + "replaced AS (UPDATE plants SET name = changed.name, tag = changed.tag "
                 + "FROM unnest(?::bigint[], ?::text[], ?::text[]) AS changed (id, name, tag) "
@@ -107,19 +110,17 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
         }
 
         @Override
-        void lockInOrder(Connection connection, long[] sortedIds) throws SQLException {
-            try (PreparedStatement lock = prepare(connection, LOCK)) {
-                lock.setArray(1, connection.createArrayOf("int8", boxed(sortedIds)));
-                lock.executeQuery().close();
-            }
-        }
-
-        @Override
-        Map<Long, Plant> read(Connection connection, long[] ids) throws SQLException {
+        Map<Long, Plant> lockAndRead(Connection connection, long[] sortedIds) throws SQLException {
             Map<Long, Plant> stored = new HashMap<>();
-            try (PreparedStatement read = prepare(connection, READ)) {
-                read.setArray(1, connection.createArrayOf("int8", boxed(ids)));
-                try (ResultSet rows = read.executeQuery()) {
+            try (PreparedStatement lockAndRead = prepare(connection, LOCK_AND_READ)) {
+                var ids = connection.createArrayOf("int8", boxed(sortedIds));
+                lockAndRead.setArray(1, ids);
+                lockAndRead.setArray(2, ids);
+                lockAndRead.execute();
+                if (!lockAndRead.getMoreResults()) {
+                    throw new SQLException("the read after the locks gave no result set");
+                }
+                try (ResultSet rows = lockAndRead.getResultSet()) {
                     while (rows.next()) {
                         stored.put(rows.getLong(1), new Plant(rows.getString(2), rows.getString(3)));
                     }
@@ -180,14 +181,10 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
         }
 
         @Override
-        void lockInOrder(Connection connection, long[] sortedIds) {
-        }
-
-        @Override
-        Map<Long, Plant> read(Connection connection, long[] ids) throws SQLException {
+        Map<Long, Plant> lockAndRead(Connection connection, long[] sortedIds) throws SQLException {
             Map<Long, Plant> stored = new HashMap<>();
             try (PreparedStatement read = prepare(connection, READ)) {
-                for (long id : ids) {
+                for (long id : sortedIds) {
                     read.setLong(1, id);
                     try (ResultSet row = read.executeQuery()) {
                         if (row.next()) {

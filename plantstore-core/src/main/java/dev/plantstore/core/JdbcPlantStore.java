@@ -330,8 +330,7 @@ final class JdbcPlantStore implements PlantStore {
     private List<Decided<?>> commit(List<PlantWrite<?>> writes) throws SQLException {
         long[] ids = writes.stream().mapToLong(PlantWrite::id).sorted().distinct().toArray();
         return inTransaction(connection -> {
-            sql.lockInOrder(connection, ids);
-            Map<Long, Plant> before = sql.read(connection, ids);
+            Map<Long, Plant> before = sql.lockAndRead(connection, ids);
             Map<Long, Plant> after = new HashMap<>(before);
             List<Decided<?>> decided = new ArrayList<>(writes.size());
             for (PlantWrite<?> write : writes) {
@@ -352,8 +351,7 @@ final class JdbcPlantStore implements PlantStore {
      */
     private List<Decided<?>> commitProbe() throws SQLException {
         return inTransaction(connection -> {
-            sql.lockInOrder(connection, PROBE_IDS);
-            if (sql.read(connection, PROBE_IDS).isEmpty()) {
+            if (sql.lockAndRead(connection, PROBE_IDS).isEmpty()) {
                 var row = new BatchSql.Row(PROBE_ID, PROBE_PLANT);
                 sql.apply(connection, new BatchSql.Changes(List.of(row), List.of(), List.of()));
                 sql.apply(connection, new BatchSql.Changes(List.of(), List.of(), List.of(PROBE_ID)));
