@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -42,7 +41,7 @@ class GroupCommitWriterTest {
     void interruptingTheWriterFailsEveryQueuedWriteAtOnceAndTheStoreReportsItself() throws Exception {
         var dataSource = new FaultyDataSource(Databases.sqlite(dir.resolve("plants.db")));
         try (PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT)) {
-            List<CompletableFuture<CreateResult>> queued = writesQueuedBehindAStuckBatch(store, dataSource);
+            List<CompletableFuture<CreateResult>> queued = StuckWriter.queueBehindAStuckBatch(store, dataSource, 3);
             writerThread().interrupt();
             for (CompletableFuture<CreateResult> write : queued) {
                 assertFailsBeforeTheTimeOut(write);
@@ -57,47 +56,13 @@ class GroupCommitWriterTest {
     void closeFailsEveryQueuedWriteAtOnce() throws Exception {
         var dataSource = new FaultyDataSource(Databases.sqlite(dir.resolve("plants.db")));
         PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT);
-        List<CompletableFuture<CreateResult>> queued = writesQueuedBehindAStuckBatch(store, dataSource);
+        List<CompletableFuture<CreateResult>> queued = StuckWriter.queueBehindAStuckBatch(store, dataSource, 3);
         var closing = CompletableFuture.runAsync(store::close);
         for (CompletableFuture<CreateResult> write : queued) {
             assertFailsBeforeTheTimeOut(write);
         }
         dataSource.open();
         closing.get(STORE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * One create the writer has taken and is stuck on (its connection waits at the closed gate), and three more
-     * queued behind it, each with its caller waiting.
-     */
-    private static List<CompletableFuture<CreateResult>> writesQueuedBehindAStuckBatch(
-            PlantStore store, FaultyDataSource dataSource) throws InterruptedException {
-        dataSource.close();
-        CompletableFuture.supplyAsync(() -> store.create(new NewPlant(1, "taken by the writer")));
-        dataSource.awaitWaiter();
-        List<CompletableFuture<CreateResult>> queued = new ArrayList<>();
-        List<Thread> callers = new ArrayList<>();
-        for (int id = 2; id <= 4; id++) {
-            var result = new CompletableFuture<CreateResult>();
-            var plant = new NewPlant(id, "queued");
-            Thread caller = new Thread(() -> {
-                try {
-                    result.complete(store.create(plant));
-                } catch (RuntimeException e) {
-                    result.completeExceptionally(e);
-                }
-            });
-            caller.start();
-            callers.add(caller);
-            queued.add(result);
-        }
-        // A caller waits with a time-out only once its write is in the queue.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (callers.stream().anyMatch(caller -> caller.getState() != Thread.State.TIMED_WAITING)) {
-            assertTrue(System.nanoTime() < deadline, "the callers did not start waiting");
-            Thread.onSpinWait();
-        }
-        return queued;
     }
 
     private static void assertFailsBeforeTheTimeOut(CompletableFuture<CreateResult> write) throws Exception {

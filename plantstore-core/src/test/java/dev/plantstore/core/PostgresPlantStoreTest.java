@@ -1,8 +1,11 @@
 package dev.plantstore.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +28,22 @@ class PostgresPlantStoreTest extends PlantStoreContract {
     void dropSchema() {
         if (schema != null) {
             Databases.dropPostgresSchema(schema);
+        }
+    }
+
+    @Test
+    void aBatchTakesTheSameFewRoundTripsWhateverItsSize() throws Exception {
+        var counting = new CountingDataSource();
+        var gate = new FaultyDataSource(counting.wrap(Databases.postgres(Databases.postgresUrl(), schema)));
+        try (var batched = PlantStore.jdbc(gate)) {
+            List<CompletableFuture<CreateResult>> queued = StuckWriter.queueBehindAStuckBatch(batched, gate, 50);
+            int before = counting.executions();
+            gate.open();
+            for (CompletableFuture<CreateResult> create : queued) {
+                assertTrue(create.get() instanceof CreateResult.Created);
+            }
+            // The first batch (one create) and the second (fifty) each lock and read, then write: two executions.
+            assertEquals(4, counting.executions() - before);
         }
     }
 
