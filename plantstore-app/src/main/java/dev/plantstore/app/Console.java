@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The server's standard output, made cheap enough for one access line per request. Two costs were a fifth of the
  * server's throughput under load: the JVM's {@code System.out} makes a system call for every line, and slf4j-simple
- * formats every line's time with one {@code SimpleDateFormat} under a lock. Here output is buffered and flushed every
- * {@link #FLUSH_INTERVAL_MILLIS} ms, and log lines get their time stamp from {@link Timestamps}, which formats once per
- * millisecond. Lines reach the output at most that interval late; the launcher flushes its own lines at once.
+ * (the backend then) formatted every line's time with one {@code SimpleDateFormat} under a lock. Here output is
+ * buffered and flushed every {@link #FLUSH_INTERVAL_MILLIS} ms, and log lines ({@link LogLines}) get their time stamp
+ * from {@link Timestamps}, which formats once per millisecond. Lines reach the output at most that interval late; the
+ * launcher flushes its own lines at once.
  */
 final class Console {
 
@@ -32,13 +33,15 @@ final class Console {
     }
 
     /**
-     * Replaces {@code System.out}, which slf4j-simple writes to, with a buffered stream that time-stamps each line, and
-     * starts the flushing. The returned console writes the launcher's own lines into the same buffer, as they are.
+     * Sends log lines to a buffered standard output, replaces {@code System.out} with a stream into the same buffer that
+     * time-stamps each line, and starts the flushing. The returned console writes the launcher's own lines into the same buffer, as they are.
      */
     static Console install() {
         var buffer = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), BUFFER_BYTES);
-        var logLines = new TimestampedLines(buffer, new Timestamps(ZoneId.systemDefault()));
+        var timestamps = new Timestamps(ZoneId.systemDefault());
+        var logLines = new TimestampedLines(buffer, timestamps);
         System.setOut(logLines);
+        LogLines.writeTo(buffer, timestamps);
         ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "plantstore-console-flush");
             thread.setDaemon(true);
@@ -49,10 +52,17 @@ final class Console {
         return new Console(new PrintStream(buffer, false, StandardCharsets.UTF_8));
     }
 
-    /** Writes one line and flushes it, so that whoever waits for it sees it now. */
+    /**
+     * Writes one line and flushes it, so that whoever waits for it sees it now. With JSON logs it is a log line of its
+     * own, so that a collector reads every line of the output alike.
+     */
     void println(String line) {
-        // One write of the whole line: a log line written at the same time cannot land in the middle of it.
-        stream.print(line + System.lineSeparator());
+        if (LogLines.format() == Options.LogFormat.JSON) {
+            LogLines.write(org.slf4j.event.Level.INFO, "dev.plantstore.app", line, null);
+        } else {
+            // One write of the whole line: a log line written at the same time cannot land in the middle of it.
+            stream.print(line + System.lineSeparator());
+        }
         stream.flush();
     }
 
@@ -68,8 +78,8 @@ final class Console {
     }
 
     /**
-     * A stream whose every {@code println(String)}, the call slf4j-simple makes per log line, starts with the time, and
-     * which leaves flushing to the console's schedule.
+     * A stream whose every {@code println(String)} starts with the time, and which leaves flushing to the console's
+     * schedule: what a library prints to {@code System.out} lands among the log lines, in the same shape.
      */
     static final class TimestampedLines extends PrintStream {
 
@@ -81,8 +91,8 @@ final class Console {
         }
 
         /**
-         * slf4j-simple flushes after every line, holding its one global lock: a system call per request, with every
-         * other request thread waiting. Lines stay in the buffer until {@link #flushNow}, at most 100 ms.
+         * A caller flushing after every line would make a system call per line (slf4j-simple did, under its one global
+         * lock, for every access line). Lines stay in the buffer until {@link #flushNow}, at most 100 ms.
          */
         @Override
         public void flush() {

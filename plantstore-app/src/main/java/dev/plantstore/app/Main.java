@@ -28,6 +28,7 @@ public final class Main {
         Console out = Console.install();
         try {
             Options options = Options.parse(Arrays.asList(args), System.getenv());
+            LogLines.useFormat(options.logFormat());
             if (options.help()) {
                 out.print(Options.USAGE);
                 return;

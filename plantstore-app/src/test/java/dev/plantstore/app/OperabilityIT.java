@@ -67,6 +67,48 @@ class OperabilityIT {
     }
 
     @Test
+    void theAccessLineCarriesTheRequestId() throws Exception {
+        String output;
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory")) {
+            var response = HTTP.send(HttpRequest.newBuilder(jar.uri("/plants/5")).header("X-Request-Id", "find-me-5")
+                    .header("Authorization", "Bearer " + TOKEN).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals("find-me-5", response.headers().firstValue("X-Request-Id").orElseThrow());
+            output = jar.stopAndCollectOutput();
+        }
+        assertTrue(output.lines().anyMatch(line -> line.matches(
+                "\\S+ INFO \\[find-me-5] access - DELETE /plants/5 404 \\d+\\.\\dms")), output);
+    }
+
+    @Test
+    void jsonLogsAreOneObjectPerLineWithTheRequestsFields() throws Exception {
+        String output;
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN, "PLANTSTORE_LOG_FORMAT", "json"),
+                "--store", "memory")) {
+            HTTP.send(HttpRequest.newBuilder(jar.uri("/plants/5")).header("X-Request-Id", "json-5")
+                    .header("Authorization", "Bearer " + TOKEN).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+            output = jar.stopAndCollectOutput();
+        }
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode access = null;
+        for (String line : output.lines().toList()) {
+            var json = mapper.readTree(line);
+            assertTrue(json.isObject(), line);
+            for (String field : new String[] {"time", "level", "logger", "message"}) {
+                assertTrue(json.hasNonNull(field), () -> field + " in " + line);
+            }
+            if ("json-5".equals(json.path("requestId").textValue())) {
+                access = json;
+            }
+        }
+        assertTrue(access != null, output);
+        assertEquals("dev.plantstore.access", access.get("logger").textValue());
+        assertEquals("DELETE", access.get("method").textValue());
+        assertEquals("/plants/{id}", access.get("route").textValue());
+        assertEquals(404, access.get("status").intValue());
+        assertTrue(access.get("durationMs").isNumber(), access.toString());
+    }
+
+    @Test
     void startUpNamesTheStoreAndWhatItPromises() throws Exception {
         try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory")) {
             assertTrue(jar.outputSoFar().contains("\nstore memory (not durable: plants are lost on exit)\n")

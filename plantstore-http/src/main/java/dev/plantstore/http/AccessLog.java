@@ -19,6 +19,9 @@ import org.slf4j.MDC;
  */
 final class AccessLog implements RequestLog {
 
+    /** The request attribute that names the route template that served the request, when Javalin routed it. */
+    static final String ROUTE_ATTRIBUTE = "dev.plantstore.route";
+
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.plantstore.access");
 
     @Override
@@ -33,17 +36,25 @@ final class AccessLog implements RequestLog {
                 .append(response.getStatus()).append(' ')
                 .append(tenthsOfMillis / 10).append('.').append(tenthsOfMillis % 10).append("ms")
                 .toString();
-        // Jetty logs once the exchange is over, outside the handlers that put the request's id in the MDC.
+        // Jetty logs once the exchange is over, outside the handlers that put the request's id in the MDC. The fields
+        // go in the MDC too, for a backend that writes them apart (a JSON line).
         String requestId = response.getHeaders().get(RequestIds.HEADER);
-        if (requestId == null) {
-            ACCESS.info(line);
-            return;
+        Object route = request.getAttribute(ROUTE_ATTRIBUTE);
+        if (requestId != null) {
+            MDC.put(RequestIds.MDC_KEY, requestId);
         }
-        MDC.put(RequestIds.MDC_KEY, requestId);
+        MDC.put("method", request.getMethod());
+        MDC.put("route", route instanceof String template ? template : HttpMetrics.UNMATCHED);
+        MDC.put("status", Integer.toString(response.getStatus()));
+        MDC.put("durationMs", (tenthsOfMillis / 10) + "." + (tenthsOfMillis % 10));
         try {
             ACCESS.info(line);
         } finally {
             MDC.remove(RequestIds.MDC_KEY);
+            MDC.remove("method");
+            MDC.remove("route");
+            MDC.remove("status");
+            MDC.remove("durationMs");
         }
     }
 }

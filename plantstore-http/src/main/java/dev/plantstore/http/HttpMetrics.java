@@ -77,7 +77,7 @@ final class HttpMetrics implements RequestLogger {
      * request through; one that stopped it (a 401) is labelled with that handler's pattern, such as
      * {@code /plants/*}, which is still a template.
      */
-    private static String route(Context ctx) {
+    static String route(Context ctx) {
         Endpoint endpoint = ctx.endpoints().matchedHttpEndpoint();
         if (endpoint != null) {
             return endpoint.path;

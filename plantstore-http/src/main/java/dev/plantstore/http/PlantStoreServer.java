@@ -110,6 +110,8 @@ public final class PlantStoreServer implements AutoCloseable {
             config.routes.before(new SecurityHeaders());
             api.mount(config);
             Health.mount(config, ready);
+            config.requestLogger.http((ctx, millis) ->
+                    ctx.req().setAttribute(AccessLog.ROUTE_ATTRIBUTE, HttpMetrics.route(ctx)));
             config.routes.exception(HttpResponseException.class,
                     (e, ctx) -> Json.respond(ctx, new ApiError(e.getStatus(), describe(e, ctx))));
             config.routes.exception(Exception.class, (e, ctx) -> GuardedHandler.respondInternalError(ctx, e));

@@ -1,0 +1,116 @@
+package dev.plantstore.app;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.slf4j.MDC;
+import org.slf4j.event.Level;
+
+/**
+ * Where the server's log lines go and how each is written: as text for people
+ * ({@code 2026-11-22T05:43:36.594Z INFO [7f3a…] access - POST /plants 200 1.2ms}), or as one JSON object per line for a
+ * collector ({@code {"time":…,"level":"INFO","logger":"dev.plantstore.access","message":…,"requestId":…}}). A line
+ * written while a request is served carries that request's id, and whatever else the MDC holds then (the access line
+ * adds method, route, status and duration). Until {@link Console#install} says where, lines go to standard error.
+ */
+final class LogLines {
+
+    private static volatile OutputStream sink = System.err;
+    private static volatile Options.LogFormat format = Options.LogFormat.TEXT;
+    private static volatile Console.Timestamps timestamps = new Console.Timestamps(java.time.ZoneId.systemDefault());
+
+    private LogLines() {
+    }
+
+    static void writeTo(OutputStream out, Console.Timestamps clock) {
+        timestamps = clock;
+        sink = out;
+    }
+
+    static void useFormat(Options.LogFormat chosen) {
+        format = chosen;
+    }
+
+    static Options.LogFormat format() {
+        return format;
+    }
+
+    /**
+     * Writes one line in one call, so that lines written at the same time never interleave. The MDC is read on the
+     * calling thread: the request's id and fields are those of the request this thread serves.
+     */
+    static void write(Level level, String logger, String message, Throwable thrown) {
+        String line = format == Options.LogFormat.JSON
+                ? json(level, logger, message, MDC.getCopyOfContextMap(), thrown)
+                : text(level, logger, message, MDC.get("requestId"), thrown);
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        try {
+            sink.write(bytes, 0, bytes.length);
+        } catch (java.io.IOException e) {
+            // Standard output is gone (a closed pipe): nothing is left to tell.
+        }
+    }
+
+    static String text(Level level, String logger, String message, String requestId, Throwable thrown) {
+        var line = new StringBuilder(96).append(timestamps.now()).append(' ').append(level).append(' ');
+        if (requestId != null) {
+            line.append('[').append(requestId).append("] ");
+        }
+        line.append(logger, logger.lastIndexOf('.') + 1, logger.length()).append(" - ").append(message)
+                .append(System.lineSeparator());
+        if (thrown != null) {
+            line.append(stackTrace(thrown));
+        }
+        return line.toString();
+    }
+
+    static String json(Level level, String logger, String message, Map<String, String> context, Throwable thrown) {
+        var line = new StringBuilder(160).append('{');
+        field(line, "time", timestamps.now()).append(',');
+        field(line, "level", level.name()).append(',');
+        field(line, "logger", logger).append(',');
+        field(line, "message", message);
+        if (context != null && !context.isEmpty()) {
+            context.forEach((key, value) -> {
+                line.append(',');
+                if (ContextField.NUMERIC.contains(key)) {
+                    quoted(line, key).append(':').append(value);
+                } else {
+                    field(line, key, value);
+                }
+            });
+        }
+        if (thrown != null) {
+            line.append(',');
+            field(line, "exception", stackTrace(thrown));
+        }
+        return line.append('}').append(System.lineSeparator()).toString();
+    }
+
+    /** The MDC keys whose values are numbers and are written as JSON numbers. */
+    static final class ContextField {
+        static final java.util.Set<String> NUMERIC = java.util.Set.of("status", "durationMs");
+
+        private ContextField() {
+        }
+    }
+
+    private static StringBuilder field(StringBuilder line, String name, String value) {
+        return quoted(quoted(line, name).append(':'), value);
+    }
+
+    private static StringBuilder quoted(StringBuilder line, String text) {
+        line.append('"');
+        JsonStringEncoder.getInstance().quoteAsString(text, line);
+        return line.append('"');
+    }
+
+    private static String stackTrace(Throwable thrown) {
+        var trace = new StringWriter();
+        thrown.printStackTrace(new PrintWriter(trace));
+        return trace.toString();
+    }
+}

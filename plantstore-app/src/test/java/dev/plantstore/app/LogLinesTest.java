@@ -1,0 +1,97 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/** The server's log lines, text and JSON, through SLF4J as the libraries write them. */
+class LogLinesTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    private String logged(Options.LogFormat format, Runnable logging) {
+        LogLines.writeTo(out, new Console.Timestamps(ZoneOffset.UTC));
+        LogLines.useFormat(format);
+        logging.run();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @AfterEach
+    void restore() {
+        MDC.clear();
+        LogLines.useFormat(Options.LogFormat.TEXT);
+        LogLines.writeTo(System.err, new Console.Timestamps(ZoneOffset.UTC));
+    }
+
+    @Test
+    void slf4jFindsThisBackend() {
+        assertEquals(ConsoleLogger.class, LoggerFactory.getLogger("dev.plantstore.x").getClass());
+    }
+
+    @Test
+    void aTextLineWrittenWhileARequestIsServedCarriesItsId() {
+        String log = logged(Options.LogFormat.TEXT, () -> {
+            MDC.put("requestId", "req-7");
+            LoggerFactory.getLogger("dev.plantstore.http.PlantStoreApi").warn("store {} is slow", "db");
+            MDC.remove("requestId");
+            LoggerFactory.getLogger("dev.plantstore.http.PlantStoreApi").info("no request");
+        });
+        var lines = log.lines().toList();
+        assertTrue(lines.get(0).matches("\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z WARN \\[req-7] PlantStoreApi - store db is slow"),
+                log);
+        assertTrue(lines.get(1).matches("\\S+ INFO PlantStoreApi - no request"), log);
+    }
+
+    @Test
+    void aJsonLineIsOneObjectWithTimeLevelLoggerMessageAndTheRequestFields() throws Exception {
+        String log = logged(Options.LogFormat.JSON, () -> {
+            MDC.put("requestId", "req-\"8\"");
+            MDC.put("method", "POST");
+            MDC.put("route", "/plants");
+            MDC.put("status", "201");
+            MDC.put("durationMs", "1.5");
+            LoggerFactory.getLogger("dev.plantstore.access").info("POST /plants 201 1.5ms\nforged line");
+        });
+        assertEquals(1, log.lines().count(), log);
+        JsonNode line = new ObjectMapper().readTree(log);
+        assertTrue(line.get("time").textValue().endsWith("Z"), log);
+        assertEquals("INFO", line.get("level").textValue());
+        assertEquals("dev.plantstore.access", line.get("logger").textValue());
+        assertEquals("POST /plants 201 1.5ms\nforged line", line.get("message").textValue());
+        assertEquals("req-\"8\"", line.get("requestId").textValue());
+        assertEquals("POST", line.get("method").textValue());
+        assertEquals("/plants", line.get("route").textValue());
+        assertEquals(201, line.get("status").intValue());
+        assertEquals(1.5, line.get("durationMs").doubleValue());
+    }
+
+    @Test
+    void aJsonLineKeepsAStackTraceInOneField() throws Exception {
+        String log = logged(Options.LogFormat.JSON, () -> LoggerFactory.getLogger("dev.plantstore.x")
+                .error("request {} failed", "r1", new IllegalStateException("boom")));
+        assertEquals(1, log.lines().count(), log);
+        JsonNode line = new ObjectMapper().readTree(log);
+        assertEquals("request r1 failed", line.get("message").textValue());
+        assertTrue(line.get("exception").textValue().startsWith("java.lang.IllegalStateException: boom"), log);
+    }
+
+    @Test
+    void jettyAndJavalinSpeakOnlyAboutProblemsAndJavalinsOwnLoggerNotAtAll() {
+        String log = logged(Options.LogFormat.TEXT, () -> {
+            LoggerFactory.getLogger("org.eclipse.jetty.server.Server").info("Started");
+            LoggerFactory.getLogger("io.javalin.Javalin").error("Port in use");
+            LoggerFactory.getLogger("com.zaxxer.hikari.pool.HikariPool").warn("pool slow");
+        });
+        assertEquals(1, log.lines().count(), log);
+        assertTrue(log.contains("WARN HikariPool - pool slow"), log);
+    }
+}
