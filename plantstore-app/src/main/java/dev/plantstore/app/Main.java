@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -83,9 +84,8 @@ public final class Main {
         try {
             server = PlantStoreServer.start(api, options.host(), options.port(),
                     Duration.ofSeconds(options.idleTimeoutSeconds()));
-        } catch (JavalinBindException e) {
+        } catch (UncheckedIOException e) {
             store.close();
-            // Javalin's own message blames a busy port whatever went wrong.
             throw new StartupException("cannot listen on " + options.host() + ":" + options.port() + ": "
                     + Failures.rootMessage(e));
         }

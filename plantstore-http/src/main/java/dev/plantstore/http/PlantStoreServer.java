@@ -4,13 +4,19 @@ import dev.plantstore.core.ApiError;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.javalin.util.JavalinBindException;
+import io.javalin.util.JavalinException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
-import org.eclipse.jetty.server.handler.GracefulHandler;
 
 /**
  * The Plant Store API as a standalone server. Besides the API it answers the {@link Health} routes without
@@ -22,9 +28,12 @@ import org.eclipse.jetty.server.handler.GracefulHandler;
  *
  * <pre>{@code
  * try (var server = PlantStoreServer.start(api, "127.0.0.1", 0)) {
- *     System.out.println("listening on port " + server.port());
+ *     URI plants = server.uri().resolve("/plants");
  * }
  * }</pre>
+ *
+ * <p>The server does not own the store it serves: {@link #close()} leaves the store open, and whoever created the
+ * store closes it, after the server.
  */
 public final class PlantStoreServer implements AutoCloseable {
 
@@ -33,6 +42,9 @@ public final class PlantStoreServer implements AutoCloseable {
 
     /** How long a connection may stay silent unless {@link #start(PlantStoreApi, String, int, Duration)} says. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final String WILDCARD_IPV4 = "0.0.0.0";
+    private static final Set<String> WILDCARD_IPV6 = Set.of("::", "0:0:0:0:0:0:0:0");
 
     private final Javalin app;
     private final String host;
@@ -49,7 +61,9 @@ public final class PlantStoreServer implements AutoCloseable {
     /**
      * Starts a server on {@code host} and {@code port}; port 0 picks a free port, which {@link #port()} then reports.
      *
-     * @throws io.javalin.util.JavalinBindException when the address cannot be bound
+     * @throws UncheckedIOException when the address cannot be bound; its cause says why (address in use, permission
+     *         denied, unknown host)
+     * @throws IllegalStateException when the server fails to start for another reason
      */
     public static PlantStoreServer start(PlantStoreApi api, String host, int port) {
         return start(api, host, port, DEFAULT_IDLE_TIMEOUT);
@@ -71,7 +85,16 @@ public final class PlantStoreServer implements AutoCloseable {
         var draining = new AtomicBoolean();
         BooleanSupplier ready = () -> !draining.get() && api.store().isAvailable();
         Javalin app = create(api, STOP_TIMEOUT, ready);
-        app.start(host, port);
+        try {
+            app.start(host, port);
+        } catch (JavalinBindException e) {
+            // Javalin's message blames a busy port whatever the cause; Jetty's cause names the address.
+            throw e.getCause() instanceof IOException bindFailure
+                    ? new UncheckedIOException(bindFailure.getMessage(), bindFailure)
+                    : new IllegalStateException("the server did not start", e.getCause());
+        } catch (JavalinException e) {
+            throw new IllegalStateException("the server did not start", e.getCause());
+        }
         // Javalin creates its connector on start; connections from here on get the time-out.
         for (Connector connector : app.jettyServer().server().getConnectors()) {
             if (connector instanceof AbstractConnector timed) {
@@ -82,8 +105,8 @@ public final class PlantStoreServer implements AutoCloseable {
     }
 
     /**
-     * The application {@link #start} runs, not yet started, so that tests can start it with their own tools. Tests
-     * pass a zero stop timeout: a graceful stop costs about a second even when no request is in flight.
+     * The application {@link #start} runs, not yet started, so that tests can start it with their own tools and
+     * choose the stop timeout.
      */
     static Javalin create(PlantStoreApi api, Duration stopTimeout) {
         return create(api, stopTimeout, api.store()::isAvailable);
@@ -101,7 +124,7 @@ public final class PlantStoreServer implements AutoCloseable {
             });
             config.jetty.modifyServer(server -> {
                 // Javalin nests its handler inside this one, which tracks requests in flight for a graceful stop.
-                server.setHandler(new GracefulHandler());
+                server.setHandler(new GracefulStopHandler());
                 server.setStopTimeout(stopTimeout.toMillis());
                 server.setErrorHandler(new JsonErrorHandler());
                 server.setRequestLog(new AccessLog());
@@ -150,11 +173,34 @@ public final class PlantStoreServer implements AutoCloseable {
     }
 
     /**
-     * Stops the server: no new connections are accepted, requests in flight get up to {@link #STOP_TIMEOUT} to finish,
-     * then the server is gone. The store is left open: it belongs to whoever created it. Idempotent.
+     * The address a client in this process reaches the server at, ending in {@code /}:
+     * {@code http://127.0.0.1:40123/}. A server bound to every interface ({@code 0.0.0.0}, {@code ::}) is reached
+     * through the loopback address of the same family.
+     */
+    public URI uri() {
+        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        String reachable = WILDCARD_IPV4.equals(bare) ? "127.0.0.1" : WILDCARD_IPV6.contains(bare) ? "::1" : bare;
+        try {
+            return new URI("http", null, reachable, port(), "/", null, null);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("the bound host " + host + " does not fit in a URI", e);
+        }
+    }
+
+    /**
+     * Stops the server: no new connections are accepted, connections with no request in flight are closed at once,
+     * requests in flight get up to ten seconds to finish, then the server is gone. Returns within
+     * milliseconds when no request is in flight, idle keep-alive connections or not. The store is left open: it
+     * belongs to whoever created it, who closes it after the server. Idempotent.
+     *
+     * @throws IllegalStateException when requests were still in flight at the stop time-out, or the stop failed
      */
     @Override
     public void close() {
-        app.stop();
+        try {
+            app.stop();
+        } catch (JavalinException e) {
+            throw new IllegalStateException("the server did not stop cleanly", e.getCause());
+        }
     }
 }
