@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.plantstore.core.ApiError;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -48,9 +49,21 @@ final class ApiDocs {
     void mount(JavalinConfig config) {
         AllowedMethods.get(config, "/openapi.yaml", ctx -> send(ctx, "application/yaml", yaml));
         AllowedMethods.get(config, "/openapi.json", ctx -> send(ctx, Json.CONTENT_TYPE, json()));
-        AllowedMethods.get(config, "/docs", ctx -> send(ctx, "text/html; charset=utf-8", page));
+        AllowedMethods.get(config, "/docs", this::page);
         AllowedMethods.get(config, "/docs/init.js", ctx -> send(ctx, "text/javascript", init));
         AllowedMethods.get(config, "/docs/{file}", this::swaggerUiFile);
+    }
+
+    /**
+     * The page's URLs are relative to {@code /docs}, so that it works under any context path; from {@code /docs/},
+     * which Javalin routes here too, they would point under {@code /docs/docs/}, so that address redirects.
+     */
+    private void page(Context ctx) {
+        if (ctx.path().endsWith("/")) {
+            ctx.redirect("../docs", HttpStatus.MOVED_PERMANENTLY);
+            return;
+        }
+        send(ctx, "text/html; charset=utf-8", page);
     }
 
     /** Two first requests at once may both convert; they get equal bytes, and one conversion is kept. */

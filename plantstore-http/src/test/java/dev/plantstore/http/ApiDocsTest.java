@@ -76,6 +76,15 @@ class ApiDocsTest {
     }
 
     @Test
+    void docsWithATrailingSlashRedirectsToThePageItsRelativeUrlsWorkFrom() {
+        withServer(store, (server, client) -> {
+            var response = client.get("/docs/", request -> request.header("Accept", "text/html"));
+            assertEquals(301, response.code());
+            assertEquals("../docs", response.headers().get("Location").get(0));
+        });
+    }
+
+    @Test
     void onlyTheDocsPagesOwnAssetsAreServed() {
         withServer(store, (server, client) -> {
             assertEquals(404, client.get("/docs/index.html").code());

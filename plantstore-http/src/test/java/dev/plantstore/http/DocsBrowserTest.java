@@ -64,4 +64,18 @@ class DocsBrowserTest {
             assertTrue(Files.size(Path.of("target", "docs-create-plant.png")) > 10_000);
         }
     }
+
+    @Test
+    void theDocsPageRendersFromTheAddressWithATrailingSlashToo() throws Exception {
+        requireBrowser();
+        try (var server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0);
+             var browser = WebDriver.start(profile.resolve("chromium"))) {
+            browser.open(server.uri().resolve("/docs/").toString());
+
+            // The operation appears only once Swagger UI's script has loaded and fetched the document.
+            String summary = browser.text("#operations-plants-createPlant .opblock-summary-path");
+            assertEquals("/plants", summary.strip());
+            assertEquals(server.uri().resolve("/docs").toString(), browser.currentUrl());
+        }
+    }
 }

@@ -92,6 +92,10 @@ final class WebDriver implements AutoCloseable {
         post("/url", Map.of("url", url));
     }
 
+    String currentUrl() throws Exception {
+        return get("/url").get("value").asText();
+    }
+
     /** The first element matching {@code css}, waiting up to the implicit time-out for it to appear. */
     String find(String css) throws Exception {
         return post("/element", Map.of("using", "css selector", "value", css)).get("value").get(ELEMENT).asText();
