@@ -2,6 +2,7 @@ package dev.plantstore.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.plantstore.core.ApiError;
 import io.javalin.config.JavalinConfig;
@@ -34,16 +35,20 @@ final class ApiDocs {
     private final byte[] init;
     private final String swaggerUiDirectory;
 
-    private ApiDocs() {
-        yaml = resource(ApiDocs.class, YAML_RESOURCE);
+    private ApiDocs(boolean health) {
+        byte[] document = resource(ApiDocs.class, YAML_RESOURCE);
+        yaml = health ? document : withoutHealthPaths(document);
         page = resource(ApiDocs.class, "docs/index.html");
         init = resource(ApiDocs.class, "docs/init.js");
         swaggerUiDirectory = "/META-INF/resources/webjars/swagger-ui/" + swaggerUiVersion() + "/";
     }
 
-    /** The document and the page, read once: a missing resource fails here, at start, not on a request. */
-    static ApiDocs load() {
-        return new ApiDocs();
+    /**
+     * The document and the page, read once: a missing resource fails here, at start, not on a request. The document
+     * lists the health paths only if {@code health} says the application serves them.
+     */
+    static ApiDocs load(boolean health) {
+        return new ApiDocs(health);
     }
 
     void mount(JavalinConfig config) {
@@ -95,6 +100,18 @@ final class ApiDocs {
         try {
             JsonNode document = new YAMLMapper().readTree(yaml);
             return new ObjectMapper().writeValueAsBytes(document);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the bundled openapi.yaml is not valid YAML", e);
+        }
+    }
+
+    /** The document re-written without its {@code /health} paths; comments and layout are not kept. */
+    private static byte[] withoutHealthPaths(byte[] yaml) {
+        try {
+            var mapper = new YAMLMapper();
+            JsonNode document = mapper.readTree(yaml);
+            ((ObjectNode) document.get("paths")).properties().removeIf(path -> path.getKey().startsWith("/health"));
+            return mapper.writeValueAsBytes(document);
         } catch (IOException e) {
             throw new UncheckedIOException("the bundled openapi.yaml is not valid YAML", e);
         }

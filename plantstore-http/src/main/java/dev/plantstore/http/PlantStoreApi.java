@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.server.Server;
 
 /**
@@ -30,7 +31,8 @@ import org.eclipse.jetty.server.Server;
  *
  * <p>{@link #mount} adds {@code POST /plants}, {@code DELETE /plants/{id}}, a 405 with an {@code Allow} header for
  * every other method on those paths, an {@code X-Request-Id} on every response of the server (see below), a
- * bearer-token before-handler on {@code /plants} and everything under it, the
+ * bearer-token before-handler on {@code /plants} and everything under it, the {@link Health} routes
+ * ({@code /health}, {@code /health/ready}, {@code /health/live}) unless {@link #withHealth} turns them off, the
  * OpenAPI document and Swagger UI unless {@link #withDocs} turns them off, and CORS for the origins
  * {@link #withCorsOrigins} lists.
  * It installs no global exception or error handler: every response of its routes, errors included, is written by the
@@ -61,9 +63,12 @@ public final class PlantStoreApi {
     private final Set<String> corsOrigins;
     private final int authFailureLimit;
     private final Optional<MeterRegistry> metrics;
+    /** What the health routes answer; none are mounted when empty. */
+    private final Optional<BooleanSupplier> readiness;
 
     private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes, boolean docs,
-                          Set<String> corsOrigins, int authFailureLimit, Optional<MeterRegistry> metrics) {
+                          Set<String> corsOrigins, int authFailureLimit, Optional<MeterRegistry> metrics,
+                          Optional<BooleanSupplier> readiness) {
         this.store = Objects.requireNonNull(store, "null store");
         this.verifier = Objects.requireNonNull(verifier, "null verifier");
         if (maxBodyBytes < 1 || maxBodyBytes == Integer.MAX_VALUE) {
@@ -78,17 +83,18 @@ public final class PlantStoreApi {
         }
         this.authFailureLimit = authFailureLimit;
         this.metrics = metrics;
+        this.readiness = readiness;
     }
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
         return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, true, Set.of(), DEFAULT_AUTH_FAILURE_LIMIT,
-                Optional.empty());
+                Optional.empty(), Optional.of(store::isAvailable));
     }
 
     /** A copy with another request body limit; a larger body is answered with 413. */
     public PlantStoreApi withMaxBodyBytes(int maxBodyBytes) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness);
     }
 
     /**
@@ -96,7 +102,7 @@ public final class PlantStoreApi {
      * and Swagger UI ({@code GET /docs}), none of which needs a token. They are served unless turned off here.
      */
     public PlantStoreApi withDocs(boolean docs) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness);
     }
 
     /**
@@ -106,7 +112,8 @@ public final class PlantStoreApi {
      * @throws IllegalArgumentException when an origin is not a scheme, host and optional port, or {@code *}
      */
     public PlantStoreApi withCorsOrigins(Collection<String> origins) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, Set.copyOf(origins), authFailureLimit, metrics);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, Set.copyOf(origins), authFailureLimit, metrics,
+                readiness);
     }
 
     /**
@@ -115,7 +122,7 @@ public final class PlantStoreApi {
      * client shares the proxy's address: raise the limit there, or limit at the proxy.
      */
     public PlantStoreApi withAuthFailureLimit(int perMinute) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, perMinute, metrics);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, perMinute, metrics, readiness);
     }
 
     /**
@@ -138,7 +145,25 @@ public final class PlantStoreApi {
      */
     public PlantStoreApi withMetrics(MeterRegistry registry) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit,
-                Optional.of(registry));
+                Optional.of(registry), readiness);
+    }
+
+    /**
+     * A copy that does, or does not, serve the {@link Health} routes: {@code GET /health/live}, and
+     * {@code GET /health/ready} and {@code GET /health}, which answer 503 while the store is unavailable. None needs a
+     * token. They are served unless turned off here, and the OpenAPI document lists them exactly when they are.
+     */
+    public PlantStoreApi withHealth(boolean health) {
+        return withReadiness(health ? Optional.of(store::isAvailable) : Optional.empty());
+    }
+
+    /** A copy whose health routes answer {@code ready}, which must answer quickly and never throw. */
+    PlantStoreApi withReadiness(BooleanSupplier ready) {
+        return withReadiness(Optional.of(ready));
+    }
+
+    private PlantStoreApi withReadiness(Optional<BooleanSupplier> ready) {
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, ready);
     }
 
     PlantStore store() {
@@ -173,8 +198,9 @@ public final class PlantStoreApi {
                 .orElse(store), maxBodyBytes);
         AllowedMethods.only(config, COLLECTION, HandlerType.POST, guard(routes::create));
         AllowedMethods.only(config, ITEM, HandlerType.DELETE, guard(routes::delete));
+        readiness.ifPresent(ready -> Health.mount(config, ready));
         if (docs) {
-            ApiDocs.load().mount(config);
+            ApiDocs.load(readiness.isPresent()).mount(config);
         }
     }
 

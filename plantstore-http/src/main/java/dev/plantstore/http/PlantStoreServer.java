@@ -131,8 +131,7 @@ public final class PlantStoreServer implements AutoCloseable {
             });
 
             config.routes.before(new SecurityHeaders());
-            api.mount(config);
-            Health.mount(config, ready);
+            api.withReadiness(ready).mount(config);
             config.requestLogger.http((ctx, millis) ->
                     ctx.req().setAttribute(AccessLog.ROUTE_ATTRIBUTE, HttpMetrics.route(ctx)));
             config.routes.exception(HttpResponseException.class,

@@ -4,10 +4,16 @@ import static dev.plantstore.http.TestApi.assertError;
 import static dev.plantstore.http.TestApi.create;
 import static dev.plantstore.http.TestApi.delete;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.Javalin;
+import io.javalin.testtools.HttpClient;
 import io.javalin.testtools.JavalinTest;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The API mounted onto an application that owns the rest of its routes and its error handling. */
@@ -16,8 +22,12 @@ class EmbeddingTest {
     private final PlantStore store = PlantStore.inMemory();
 
     private Javalin hostApp() {
+        return hostApp(TestApi.api(store));
+    }
+
+    private Javalin hostApp(PlantStoreApi api) {
         return Javalin.create(config -> {
-            TestApi.api(store).mount(config);
+            api.mount(config);
             config.routes.get("/", ctx -> ctx.result("host home"));
             config.routes.get("/plants-report", ctx -> ctx.result("host report"));
             // Javalin runs a status-wide error handler on every response with that status, the API's own 404s
@@ -52,5 +62,41 @@ class EmbeddingTest {
     @Test
     void apiRoutesStillRequireAToken() {
         JavalinTest.test(hostApp(), (server, client) -> assertError(client.get("/plants"), 401));
+    }
+
+    private static List<String> documentedHealthPaths(HttpClient client) throws Exception {
+        JsonNode paths = new ObjectMapper().readTree(client.get("/openapi.json").body().string()).get("paths");
+        var health = new ArrayList<String>();
+        paths.fieldNames().forEachRemaining(path -> {
+            if (path.startsWith("/health")) {
+                health.add(path);
+            }
+        });
+        return health;
+    }
+
+    @Test
+    void mountedApiServesEveryHealthPathItsDocumentLists() {
+        JavalinTest.test(hostApp(), (server, client) -> {
+            List<String> documented = documentedHealthPaths(client);
+            assertEquals(List.of("/health", "/health/ready", "/health/live"), documented);
+            for (String path : documented) {
+                var response = client.get(path);
+                assertEquals(200, response.code(), path);
+                assertEquals("{\"status\":\"UP\"}", response.body().string(), path);
+            }
+        });
+    }
+
+    @Test
+    void withoutHealthNoHealthPathIsServedOrDocumented() {
+        JavalinTest.test(hostApp(TestApi.api(store).withHealth(false)), (server, client) -> {
+            assertEquals(List.of(), documentedHealthPaths(client));
+            // /openapi.json is converted from the served /openapi.yaml, so this covers both.
+            assertTrue(client.get("/openapi.json").body().string().contains("\"/plants/{id}\""));
+            for (String path : List.of("/health", "/health/ready", "/health/live")) {
+                assertEquals(404, client.get(path, request -> request.header("Accept", "application/json")).code(), path);
+            }
+        });
     }
 }
