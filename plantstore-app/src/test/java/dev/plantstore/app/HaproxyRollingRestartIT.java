@@ -1,0 +1,304 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two instances on one PostgreSQL database behind Debian's HAProxy, which checks {@code /health/ready}. Under 16
+ * clients creating and deleting through HAProxy, A is restarted with SIGTERM, then B: no request fails and every
+ * answer is the one the store's state calls for. Then A is killed with SIGKILL: only requests in flight may fail, and
+ * HAProxy stops routing to A within its check interval. Skipped, saying so, without haproxy or PostgreSQL;
+ * {@code .ci/run} installs haproxy and sets {@value #REQUIRED_VARIABLE}, so under CI the test runs or fails.
+ */
+class HaproxyRollingRestartIT {
+
+    static final String REQUIRED_VARIABLE = "PLANTSTORE_TEST_HAPROXY";
+    private static final Path HAPROXY = Path.of("/usr/sbin/haproxy");
+
+    private static final String TOKEN = "haproxy-test-token";
+    private static final int CLIENTS = 16;
+    /** HAProxy's check interval and the failures that mark a server DOWN. */
+    private static final int CHECK_INTERVAL_MILLIS = 500;
+    private static final int FALL = 2;
+    /** Longer than HAProxy needs to see FALL failed checks, so it has stopped sending before the instance stops. */
+    private static final int DRAIN_SECONDS = 2;
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    Path dir;
+
+    /** An answer that was not the one the store's state called for, or no answer at all. */
+    private record Failure(String request, String outcome) {
+    }
+
+    private static void requireHaproxy() {
+        boolean installed = Files.isExecutable(HAPROXY);
+        if (!installed && "required".equals(System.getenv(REQUIRED_VARIABLE))) {
+            throw new AssertionError(REQUIRED_VARIABLE + "=required but " + HAPROXY
+                    + " is missing (Debian package haproxy)");
+        }
+        if (!installed) {
+            System.err.println("HAProxy test skipped: Debian's haproxy is not installed");
+        }
+        Assumptions.assumeTrue(installed, "haproxy is not installed");
+    }
+
+    @Test
+    void aRollingRestartLosesNothingAndAKilledInstanceIsTakenOutWithinTheCheckInterval() throws Exception {
+        requireHaproxy();
+        try (var postgres = Postgres.freshSchema()) {
+            int portA = freePort();
+            int portB = freePort();
+            int frontend = freePort();
+            int stats = freePort();
+            RunningJar a = instance(postgres, portA);
+            RunningJar b = instance(postgres, portB);
+            Process haproxy = startHaproxy(frontend, stats, portA, portB);
+            var load = new Load(URI.create("http://127.0.0.1:" + frontend));
+            try {
+                awaitStatus(stats, "a", "UP");
+                awaitStatus(stats, "b", "UP");
+                load.start();
+                load.awaitCompleted(200);
+
+                a = restart(a, postgres, portA, stats, "a", load);
+                b = restart(b, postgres, portB, stats, "b", load);
+                List<Failure> restartFailures = load.failuresSoFar();
+                long completedThroughRestarts = load.completed.get();
+                assertEquals(List.of(), restartFailures,
+                        "no failed request through two rolling restarts (" + completedThroughRestarts + " answered)");
+
+                long killedAt = System.nanoTime();
+                a.process().destroyForcibly();
+                awaitStatus(stats, "a", "DOWN");
+                long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+                long completedAtDetection = load.completed.get();
+                load.awaitCompleted(completedAtDetection + 200);
+                load.stop();
+                List<Failure> killFailures = load.failuresSoFar();
+                System.out.printf("HAProxy rolling restart: %d requests through two SIGTERM restarts, 0 failed; "
+                        + "after SIGKILL of A: %d failed (%s), A taken out of rotation after %d ms%n",
+                        completedThroughRestarts, killFailures.size(), killFailures, detectedMillis);
+                assertTrue(killFailures.size() <= CLIENTS,
+                        "only requests in flight at the kill may fail, at most one per client: " + killFailures);
+                // FALL failed checks, each up to an interval apart and the first up to an interval after the kill.
+                long bound = (long) (FALL + 1) * CHECK_INTERVAL_MILLIS + 1_000;
+                assertTrue(detectedMillis <= bound, "DOWN after " + detectedMillis + " ms, bound " + bound + " ms");
+                assertTrue(load.completed.get() > completedAtDetection, "B goes on serving alone");
+            } finally {
+                load.stop();
+                haproxy.destroyForcibly();
+                a.close();
+                b.close();
+            }
+        }
+    }
+
+    private RunningJar instance(Postgres postgres, int port) throws Exception {
+        return RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--port", Integer.toString(port),
+                "--store", postgres.storeUrl(), "--drain-seconds", Integer.toString(DRAIN_SECONDS),
+                "--auth-failure-limit", "0");
+    }
+
+    /** SIGTERM, wait for the exit, start again on the same port, and wait until HAProxy sends it requests again. */
+    private RunningJar restart(RunningJar jar, Postgres postgres, int port, int stats, String server, Load load)
+            throws Exception {
+        jar.process().destroy();
+        assertTrue(jar.process().waitFor(30, TimeUnit.SECONDS), server + " stops");
+        assertEquals(0, jar.process().exitValue(), jar.outputSoFar());
+        assertTrue(jar.outputSoFar().contains("plantstore draining"), jar.outputSoFar());
+        RunningJar restarted = instance(postgres, port);
+        awaitStatus(stats, server, "UP");
+        load.awaitCompleted(load.completed.get() + 200);
+        return restarted;
+    }
+
+    private Process startHaproxy(int frontend, int stats, int portA, int portB) throws IOException {
+        Path config = dir.resolve("haproxy.cfg");
+        Files.writeString(config, haproxyConfig(frontend, stats, portA, portB));
+        Process process = new ProcessBuilder(HAPROXY.toString(), "-db", "-f", config.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("haproxy.log").toFile()).start();
+        return process;
+    }
+
+    /** The configuration the README shows, on this test's ports, with a stats page to watch the checks. */
+    static String haproxyConfig(int frontend, int stats, int portA, int portB) {
+        return """
+                global
+                    maxconn 4096
+
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 30s
+                    timeout server 30s
+                    # A freshly started JVM can take a second or two to answer its first check.
+                    timeout check 2s
+                    # A connection refused (an instance stopped or killed) is retried on the other instance;
+                    # a request that reached an instance is never sent twice.
+                    retries 3
+                    option redispatch
+
+                frontend plantstore
+                    bind 127.0.0.1:%d
+                    default_backend plantstore
+
+                backend plantstore
+                    balance roundrobin
+                    option httpchk GET /health/ready
+                    http-check expect status 200
+                    default-server inter %dms fall %d rise 2
+                    server a 127.0.0.1:%d check
+                    server b 127.0.0.1:%d check
+
+                listen stats
+                    bind 127.0.0.1:%d
+                    stats enable
+                    stats uri /stats
+                """.formatted(frontend, CHECK_INTERVAL_MILLIS, FALL, portA, portB, stats);
+    }
+
+    /** Polls HAProxy's CSV statistics until {@code server} has {@code status}, for up to 60 s. */
+    private static void awaitStatus(int stats, String server, String status) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            try {
+                last = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + stats + "/stats;csv"))
+                        .build(), HttpResponse.BodyHandlers.ofString()).body();
+                // Exactly: "UP 1/2" is a server on its way down, "DOWN 1/2" one on its way up.
+                if (serverStatus(last, server).equals(status)) {
+                    return;
+                }
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("HAProxy did not report " + server + " " + status + " within 60 s:\n" + last);
+    }
+
+    private static String serverStatus(String csv, String server) {
+        List<String> lines = csv.lines().toList();
+        if (lines.isEmpty() || !lines.get(0).startsWith("# ")) {
+            return "";
+        }
+        List<String> columns = List.of(lines.get(0).substring(2).split(","));
+        int name = columns.indexOf("svname");
+        int status = columns.indexOf("status");
+        for (String line : lines.subList(1, lines.size())) {
+            String[] fields = line.split(",", -1);
+            if (fields[0].equals("plantstore") && fields[name].equals(server)) {
+                return fields[status];
+            }
+        }
+        return "";
+    }
+
+    private static int freePort() throws IOException {
+        try (var socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * {@value #CLIENTS} clients, each creating a plant with an id of its own and deleting it, over and over: a create
+     * must answer 200 and a delete 204, since no one else touches that id. A create that got no answer may or may not
+     * have been stored, so the delete after it may answer 204 or 404.
+     */
+    private static final class Load {
+
+        private final URI base;
+        private final AtomicBoolean running = new AtomicBoolean();
+        private final AtomicLong completed = new AtomicLong();
+        private final ConcurrentLinkedQueue<Failure> failures = new ConcurrentLinkedQueue<>();
+        private final List<Thread> clients = new ArrayList<>();
+
+        Load(URI base) {
+            this.base = base;
+        }
+
+        void start() {
+            running.set(true);
+            for (int client = 0; client < CLIENTS; client++) {
+                long firstId = client * 1_000_000_000L;
+                Thread thread = new Thread(() -> run(firstId), "haproxy-client-" + client);
+                clients.add(thread);
+                thread.start();
+            }
+        }
+
+        private void run(long firstId) {
+            for (long id = firstId; running.get(); id++) {
+                boolean created = exchange("POST /plants " + id, HttpRequest.newBuilder(base.resolve("/plants"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"Fern\"}")),
+                        Set.of(200));
+                exchange("DELETE /plants/" + id, HttpRequest.newBuilder(base.resolve("/plants/" + id)).DELETE(),
+                        created ? Set.of(204) : Set.of(204, 404));
+            }
+        }
+
+        /** Sends the request; whether it was answered with an expected status, else it is a failure. */
+        private boolean exchange(String request, HttpRequest.Builder builder, Set<Integer> expected) {
+            try {
+                var response = HTTP.send(builder.header("Authorization", "Bearer " + TOKEN)
+                        .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+                if (expected.contains(response.statusCode())) {
+                    return true;
+                }
+                failures.add(new Failure(request, response.statusCode() + " " + response.body()));
+            } catch (IOException e) {
+                failures.add(new Failure(request, e.toString()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failures.add(new Failure(request, "interrupted"));
+            } finally {
+                completed.incrementAndGet();
+            }
+            return false;
+        }
+
+        void awaitCompleted(long count) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (completed.get() < count && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(completed.get() >= count, "load reached " + completed.get() + " of " + count + " requests");
+        }
+
+        List<Failure> failuresSoFar() {
+            return List.copyOf(failures);
+        }
+
+        void stop() throws InterruptedException {
+            running.set(false);
+            for (Thread client : clients) {
+                client.join(TimeUnit.SECONDS.toMillis(30));
+            }
+        }
+    }
+}
