@@ -294,7 +294,9 @@ public final class Bench {
         Path benchJar = options.benchDir().toAbsolutePath().resolve("target/bench.jar");
         for (String kind : List.of("plantstore", "naive")) {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            String output = command(java, "-Xmx2g", "-cp", benchJar.toString(), HeapPerPlant.class.getName(), kind);
+            String output = command(java, "-Xmx2g",
+                    // JOL sizes objects through the JVM's own instrumentation, which it attaches to itself.
+                    "-Djdk.attach.allowAttachSelf=true", "-cp", benchJar.toString(), HeapPerPlant.class.getName(), kind);
             String line = output.lines().filter(l -> l.startsWith("HEAP ")).findFirst()
                     .orElseThrow(() -> new IOException("no HEAP line from " + kind + ": " + output));
             results.heapBytesPerPlant.put(kind, Double.parseDouble(line.substring(5)));

@@ -2,15 +2,14 @@ package dev.plantstore.bench;
 
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
-import java.lang.management.ManagementFactory;
-import java.lang.ref.Reference;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.openjdk.jol.info.GraphLayout;
 
 /**
  * Heap held per stored plant: fills a map with {@link #PLANTS} plants (10-character names, five distinct tags, as a
- * client sends them: each string its own object) and divides the growth of the heap after a full collection by the
- * count. {@code plantstore} is {@link PlantStore#inMemory()}; {@code naive} is a {@code ConcurrentHashMap} of records,
+ * client sends them: each string its own object) and divides the size of everything the map reaches, as JOL measures
+ * it object by object, by the count. {@code plantstore} is {@link PlantStore#inMemory()}; {@code naive} is a {@code ConcurrentHashMap} of records,
  * the map anyone would write first. Prints one line {@code HEAP <bytes per plant>}.
  */
 public final class HeapPerPlant {
@@ -26,15 +25,12 @@ public final class HeapPerPlant {
 
     public static void main(String[] args) {
         String kind = args[0];
-        long before = usedHeapAfterGc();
         Object held = switch (kind) {
             case "plantstore" -> fillStore();
             case "naive" -> fillNaive();
             default -> throw new IllegalArgumentException("unknown kind " + kind + "; plantstore or naive");
         };
-        long after = usedHeapAfterGc();
-        System.out.printf("HEAP %.1f%n", (after - before) / (double) PLANTS);
-        Reference.reachabilityFence(held);
+        System.out.printf("HEAP %.1f%n", GraphLayout.parseInstance(held).totalSize() / (double) PLANTS);
     }
 
     private static PlantStore fillStore() {
@@ -62,11 +58,4 @@ public final class HeapPerPlant {
         return new String(TAGS[i % TAGS.length].toCharArray());
     }
 
-    private static long usedHeapAfterGc() {
-        var memory = ManagementFactory.getMemoryMXBean();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-        }
-        return memory.getHeapMemoryUsage().getUsed();
-    }
 }
