@@ -84,9 +84,23 @@ public final class Bench {
                 .writeValue(options.out().resolve("results.json").toFile(), results);
         Files.writeString(options.out().resolve("report.md"), Report.markdown(results));
         if (!results.samples.isEmpty()) {
-            Plot.write(results, options.out().resolve("throughput.png"));
+            plot();
         }
         System.out.println("wrote " + options.out().resolve("report.md"));
+    }
+
+    /** Throughput against connections, drawn by gnuplot from the data this run writes beside the report. */
+    private void plot() throws IOException, InterruptedException {
+        Path data = options.out().resolve("throughput.dat").toAbsolutePath();
+        Path png = options.out().resolve("throughput.png").toAbsolutePath();
+        Files.writeString(data, PlotData.of(results));
+        var plotted = Processes.run(List.of("gnuplot", "-e",
+                "data='" + data + "'; png='" + png + "'; series=" + PlotData.seriesCount(results)
+                        + "; cores=" + results.environment.get("cores"),
+                options.benchDir().resolve("throughput.gp").toString()));
+        if (plotted.exit() != 0) {
+            System.out.println("no plot: gnuplot failed: " + plotted.output());
+        }
     }
 
     private void recordEnvironment() throws IOException, InterruptedException {
