@@ -1,6 +1,7 @@
 package dev.plantstore.app;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,7 +76,12 @@ final class RunningJar implements AutoCloseable {
         Thread err = new Thread(() -> copy(process.getErrorStream(), stderr));
         out.start();
         err.start();
-        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "process ends");
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            out.join();
+            err.join();
+            fail("the process did not end within 30 s; it printed " + stdout + stderr);
+        }
         out.join();
         err.join();
         return new Completed(process.exitValue(), stdout.toString(), stderr.toString());
