@@ -1,0 +1,115 @@
+package com.example.plants;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.core.Plant;
+import dev.plantstore.core.PlantStore;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The README's samples run as a user would run them (the README quotes these files; ReadmeSamplesTest checks). */
+class SamplesRunTest {
+
+    private static final String TOKEN = "sample-token";
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    private static HttpResponse<String> create(URI base, String json) throws IOException, InterruptedException {
+        return CLIENT.send(HttpRequest.newBuilder(base.resolve("/plants"))
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static int get(URI uri) throws IOException, InterruptedException {
+        return CLIENT.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Test
+    void theMountedApiServesPlantsHealthAndTheHostsOwnRoutes() throws Exception {
+        PlantStore store = PlantStore.inMemory();
+        var app = MountTheApi.createApp(store, TOKEN).start("127.0.0.1", 0);
+        try {
+            URI base = URI.create("http://127.0.0.1:" + app.port() + "/");
+            assertEquals(200, create(base, "{\"id\": 1, \"name\": \"Fern\"}").statusCode());
+            assertEquals(Optional.of(new Plant("Fern", null)), store.find(1));
+            assertEquals(200, get(base.resolve("/health")));
+            assertEquals(200, get(base));
+        } finally {
+            app.stop();
+            store.close();
+        }
+    }
+
+    @Test
+    void theServerSampleServesUntilInterruptedThenStops() throws Exception {
+        int port;
+        try (var probe = new ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        URI base = URI.create("http://127.0.0.1:" + port + "/");
+        var failure = new AtomicReference<Throwable>();
+        var serving = new Thread(() -> {
+            try {
+                RunTheServer.main(new String[] {TOKEN, Integer.toString(port)});
+            } catch (InterruptedException e) {
+                // How the sample is told to stop.
+            } catch (RuntimeException e) {
+                failure.set(e);
+            }
+        });
+        serving.start();
+        awaitHealthy(base, serving);
+
+        assertEquals(200, create(base, "{\"id\": 7, \"name\": \"Ivy\"}").statusCode());
+        serving.interrupt();
+        serving.join(Duration.ofSeconds(10).toMillis());
+
+        assertNull(failure.get());
+        assertFalse(serving.isAlive(), "the sample did not stop");
+        assertThrows(ConnectException.class, () -> get(base.resolve("/health")));
+    }
+
+    private static void awaitHealthy(URI base, Thread serving) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline && serving.isAlive()) {
+            try {
+                if (get(base.resolve("/health")) == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // Not listening yet.
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the sample server never answered /health");
+    }
+
+    @Test
+    void theStoreSampleCreatesFindsDeletesAndIsRefusedAnEmptyName() {
+        var output = new ByteArrayOutputStream();
+        try (PlantStore store = PlantStore.inMemory()) {
+            UseTheStore.run(store, new PrintStream(output, true, StandardCharsets.UTF_8));
+        }
+        assertEquals("""
+                created Plant[name=Monstera, tag=aroid]
+                found Plant[name=Monstera, tag=aroid]
+                deleted true
+                refused: name must not be empty
+                """, output.toString(StandardCharsets.UTF_8));
+    }
+}
