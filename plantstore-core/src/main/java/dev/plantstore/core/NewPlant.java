@@ -9,10 +9,14 @@ package dev.plantstore.core;
  * @param id   the plant's identifier, unique within a store
  * @param name the plant's name; required and not empty
  * @param tag  the plant's type, or {@code null} for none
- * @throws InvalidPlantException when the name is missing or empty, or either text is not valid Unicode
  */
 public record NewPlant(long id, String name, String tag) {
 
+    /**
+     * Validates the texts.
+     *
+     * @throws InvalidPlantException when the name is missing or empty, or either text is not valid Unicode
+     */
     public NewPlant {
         PlantText.requireName(name);
         PlantText.requireTag(tag);

@@ -7,10 +7,14 @@ import java.util.Optional;
  *
  * @param name the plant's name; never null or empty
  * @param tag  the tag that specifies the plant's type, or {@code null} when the plant has none
- * @throws InvalidPlantException when the name is missing or empty, or either text is not valid Unicode
  */
 public record Plant(String name, String tag) {
 
+    /**
+     * Validates the texts.
+     *
+     * @throws InvalidPlantException when the name is missing or empty, or either text is not valid Unicode
+     */
     public Plant {
         PlantText.requireName(name);
         PlantText.requireTag(tag);
