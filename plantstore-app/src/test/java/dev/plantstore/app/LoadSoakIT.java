@@ -79,8 +79,8 @@ class LoadSoakIT {
 
     /**
      * One client's loop: mostly valid writes, and the rest the kinds of garbage a public endpoint receives. A request
-     * that gets no answer (the server closed an idle keep-alive connection just as the client reused it) is counted
-     * and its outcome treated as unknown, as a real client would have to.
+     * that gets no answer is counted, and the test fails on it: the client keeps an idle connection for less time than
+     * the server does (the pom's {@code jdk.httpclient.keepalive.timeout}), so no request is lost to a closing one.
      */
     private void drive(RunningJar jar, int client, long deadline) throws Exception {
         long nextId = (long) client << 40;
@@ -91,8 +91,6 @@ class LoadSoakIT {
                 sendOne(jar, random.nextInt(10), id);
             } catch (IOException noAnswer) {
                 unanswered.incrementAndGet();
-                present.remove(id - 1);
-                present.remove(id);
             }
             nextId++;
         }
@@ -143,6 +141,17 @@ class LoadSoakIT {
         throw new AssertionError("no thread count in /proc/" + pid + "/status");
     }
 
+    /**
+     * Waits until the server holds no more descriptors than {@code idle}, give or take a few: the clients' keep-alive
+     * connections closed by the server's 2 s idle time-out. A leak never gets there, and fails the later bound.
+     */
+    private static void awaitConnectionsClosed(long pid, long idle) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (fileDescriptors(pid) > idle + 8 && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+    }
+
     private static long fileDescriptors(long pid) throws IOException {
         try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
             return fds.count();
@@ -156,14 +165,15 @@ class LoadSoakIT {
                 "--auth-failure-limit", "0", "--idle-timeout", "2")) {
             long pid = jar.process().pid();
             long warmUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            long fdsIdle = fileDescriptors(pid);
             runClients(jar, warmUp);
-            Thread.sleep(4_000);
+            awaitConnectionsClosed(pid, fdsIdle);
             long heapBefore = heapUsedAfterGcKiB(pid);
             int threadsBefore = threads(pid);
             long fdsBefore = fileDescriptors(pid);
 
             runClients(jar, System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds));
-            Thread.sleep(5_000);
+            awaitConnectionsClosed(pid, fdsBefore);
 
             long heapAfter = heapUsedAfterGcKiB(pid);
             int threadsAfter = threads(pid);
@@ -174,8 +184,7 @@ class LoadSoakIT {
                     fdsAfter);
 
             assertEquals(0, serverErrors.get(), "5xx answers");
-            assertTrue(unanswered.get() * 100 <= requests.get(), unanswered.get() + " of " + requests.get()
-                    + " requests unanswered: more than the idle keep-alive race explains");
+            assertEquals(0, unanswered.get(), "requests unanswered of " + requests.get());
             long boundKiB = 32 * 1024 + present.size() / 2;
             assertTrue(heapAfter - heapBefore < boundKiB, "heap grew " + (heapAfter - heapBefore) + " KiB; bound "
                     + boundKiB + " KiB (32 MiB + 512 bytes per plant held)");
@@ -183,21 +192,6 @@ class LoadSoakIT {
             assertTrue(fdsAfter <= fdsBefore + 8, "file descriptors " + fdsBefore + " -> " + fdsAfter);
 
             assertStoreHoldsExactlyTheAcknowledged(jar);
-        }
-    }
-
-    /**
-     * For the checks, whose answers do not change when repeated: a request lost to the keep-alive race is sent again.
-     */
-    private int sendRepeatable(RunningJar jar, HttpRequest.Builder request) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return send(jar, request);
-            } catch (IOException lost) {
-                if (attempt == 3) {
-                    throw lost;
-                }
-            }
         }
     }
 
@@ -213,11 +207,11 @@ class LoadSoakIT {
                 checks.add(pool.submit(() -> {
                     for (int i = first; i < held.size(); i += CLIENTS) {
                         long id = held.get(i);
-                        assertEquals(409, sendRepeatable(jar, create(jar, id, "another plant", TOKEN)), "plant " + id + " is held");
+                        assertEquals(409, send(jar, create(jar, id, "another plant", TOKEN)), "plant " + id + " is held");
                     }
                     for (int i = first; i < gone.size(); i += CLIENTS) {
                         long id = gone.get(i);
-                        assertEquals(404, sendRepeatable(jar, delete(jar, id)), "plant " + id + " is gone");
+                        assertEquals(404, send(jar, delete(jar, id)), "plant " + id + " is gone");
                     }
                     return null;
                 }));
