@@ -59,6 +59,16 @@ class ApiDocsTest {
     }
 
     @Test
+    void everyIdDescriptionWarnsJavaScriptClientsAboutIdsBeyondTwoToThe53() throws Exception {
+        var document = new YAMLMapper().readTree(ApiDocsResource.yaml());
+        for (String pointer : new String[] {"/paths/~1plants~1{id}/delete/parameters/0/description",
+                "/components/schemas/NewPlant/properties/id/description"}) {
+            String description = document.at(pointer).textValue();
+            assertTrue(description.contains("2^53") && description.contains("JavaScript"), pointer + ": " + description);
+        }
+    }
+
+    @Test
     void theDocsPageIsSwaggerUiServedLocally() {
         withServer(store, (server, client) -> {
             var page = client.get("/docs");
