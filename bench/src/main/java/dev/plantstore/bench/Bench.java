@@ -121,8 +121,13 @@ public final class Bench {
     private List<Target> loadTargets(Path dataDir) {
         List<Target> targets = new ArrayList<>();
         targets.add(baseline());
-        targets.add(plantstore("memory", "memory"));
-        targets.add(plantstore("sqlite", "sqlite:" + dataDir.resolve("bench.db")));
+        for (String store : options.stores()) {
+            targets.add(switch (store) {
+                case "memory" -> plantstore("memory", "memory");
+                case "memory-metrics" -> plantstore("memory-metrics", "memory", "--management-port", "0");
+                default -> plantstore("sqlite", "sqlite:" + dataDir.resolve("bench.db"));
+            });
+        }
         options.postgresUrl().ifPresent(url -> targets.add(plantstore("postgresql", url)));
         return targets;
     }
@@ -131,8 +136,10 @@ public final class Bench {
         return new Target(BASELINE, baselineJar, List.of("{port}"), "/constant");
     }
 
-    private Target plantstore(String name, String store) {
-        return new Target(name, appJar, List.of("--host", "127.0.0.1", "--port", "{port}", "--store", store), "/health");
+    private Target plantstore(String name, String store, String... extraArgs) {
+        List<String> args = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "{port}", "--store", store));
+        args.addAll(List.of(extraArgs));
+        return new Target(name, appJar, List.copyOf(args), "/health");
     }
 
     private JvmServer start(Target target, List<String> extraJvmOptions, String logName) throws Exception {

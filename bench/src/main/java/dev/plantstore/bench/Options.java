@@ -10,11 +10,19 @@ import java.util.Set;
 
 /** What {@code bench/run} was asked to measure, from its arguments and environment. */
 record Options(int seconds, int warmupSeconds, int runs, long heldPlants, List<Integer> connections, Set<String> parts,
-               List<String> jvmOptions, Optional<String> postgresUrl, Path benchDir, Path out) {
+               List<String> stores, List<String> jvmOptions, Optional<String> postgresUrl, Path benchDir, Path out) {
+
+    /**
+     * The service configurations the load part can measure: each store, and the memory store with the management
+     * port on, which records metrics ({@code memory-metrics}), to set beside {@code memory}.
+     */
+    static final Set<String> STORES = Set.of("memory", "memory-metrics", "sqlite");
 
     static final String USAGE = """
             usage: bench/run [--seconds N] [--warmup-seconds N] [--runs N] [--held-plants N] [--connections 1,16,64,256]
-                             [--parts load,startup,heap] [--jvm-options "FLAGS"] [--out DIR]
+                             [--parts load,startup,heap] [--stores memory,sqlite] [--jvm-options "FLAGS"] [--out DIR]
+            --stores picks the service configurations under load: memory, sqlite, and memory-metrics (the memory
+            store with the management port on, so recording metrics).
             PostgreSQL is measured too when PLANTSTORE_BENCH_POSTGRES_URL names a database (jdbc:postgresql:...).
             """;
 
@@ -34,6 +42,7 @@ record Options(int seconds, int warmupSeconds, int runs, long heldPlants, List<I
         long heldPlants = 1_000_000;
         List<Integer> connections = List.of(1, 16, 64, 256);
         Set<String> parts = Set.of("load", "startup", "heap");
+        List<String> stores = List.of("memory", "sqlite");
         List<String> jvmOptions = List.of();
         Path out = benchDir.resolve("results");
         for (int i = 0; i < args.size(); i++) {
@@ -52,6 +61,7 @@ record Options(int seconds, int warmupSeconds, int runs, long heldPlants, List<I
                 case "--held-plants" -> heldPlants = Long.parseLong(value);
                 case "--connections" -> connections = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
                 case "--parts" -> parts = Set.of(value.split(","));
+                case "--stores" -> stores = List.of(value.split(","));
                 case "--jvm-options" -> jvmOptions = value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
                 case "--out" -> out = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + flag + "\n" + USAGE);
@@ -62,8 +72,13 @@ record Options(int seconds, int warmupSeconds, int runs, long heldPlants, List<I
         if (!unknownParts.isEmpty()) {
             throw new IllegalArgumentException("unknown part " + unknownParts + "\n" + USAGE);
         }
+        List<String> unknownStores = new ArrayList<>(stores);
+        unknownStores.removeAll(STORES);
+        if (!unknownStores.isEmpty()) {
+            throw new IllegalArgumentException("unknown store " + unknownStores + "\n" + USAGE);
+        }
         String postgres = env.get("PLANTSTORE_BENCH_POSTGRES_URL");
-        return new Options(seconds, warmupSeconds, runs, heldPlants, connections, parts, jvmOptions,
+        return new Options(seconds, warmupSeconds, runs, heldPlants, connections, parts, stores, jvmOptions,
                 Optional.ofNullable(postgres).filter(url -> !url.isBlank()), benchDir, out);
     }
 }

@@ -81,7 +81,9 @@ final class Report {
                 new String[] {"sqlite", "create", "memory", "create", "SQLite create / memory create"},
                 new String[] {"sqlite", "delete", "memory", "delete", "SQLite delete / memory delete"},
                 new String[] {"postgresql", "create", "memory", "create", "PostgreSQL create / memory create"},
-                new String[] {"postgresql", "delete", "memory", "delete", "PostgreSQL delete / memory delete"});
+                new String[] {"postgresql", "delete", "memory", "delete", "PostgreSQL delete / memory delete"},
+                new String[] {"memory-metrics", "create", "memory", "create", "metrics on create / metrics off create"},
+                new String[] {"memory-metrics", "delete", "memory", "delete", "metrics on delete / metrics off delete"});
         for (int connections : connectionCounts(results)) {
             for (String[] pair : pairs) {
                 List<Double> ratios = new ArrayList<>();
