@@ -1,5 +1,6 @@
 package dev.plantstore.app;
 
+import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
@@ -61,11 +62,12 @@ public final class Main {
             throw new UsageException("configured " + e.getMessage());
         }
 
-        OpenStore store = OpenStore.open(options.store(), env);
         // Metrics are recorded only when something can read them.
         Optional<PrometheusMeterRegistry> metrics = options.managementPort().isPresent()
                 ? Optional.of(jvmMeasured(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
                 : Optional.empty();
+        OpenStore store = OpenStore.open(options.store(), env,
+                metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE));
         PlantStoreApi api;
         try {
             api = PlantStoreApi.of(store.store(), verifier)

@@ -2,6 +2,7 @@ package dev.plantstore.app;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.PlantStore;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -42,6 +43,11 @@ final class OpenStore implements AutoCloseable {
      *                          database is unreachable, its schema is newer than this release
      */
     static OpenStore open(StoreSpec spec, Map<String, String> env) throws StartupException {
+        return open(spec, env, CommitListener.NONE);
+    }
+
+    /** As {@link #open(StoreSpec, Map)}, telling {@code commits} of each group commit of a database store. */
+    static OpenStore open(StoreSpec spec, Map<String, String> env, CommitListener commits) throws StartupException {
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
             PlantStore store;
@@ -49,11 +55,11 @@ final class OpenStore implements AutoCloseable {
                 resources.push(lockExclusively(sqlite.file()));
                 HikariDataSource pool = sqlitePool(sqlite.file());
                 resources.push(pool);
-                store = PlantStore.jdbc(pool);
+                store = PlantStore.jdbc(pool, commits);
             } else if (spec instanceof StoreSpec.Postgres postgres) {
                 HikariDataSource pool = postgresPool(postgres, env);
                 resources.push(pool);
-                store = PlantStore.jdbc(pool);
+                store = PlantStore.jdbc(pool, commits);
             } else {
                 store = PlantStore.inMemory();
             }

@@ -67,6 +67,21 @@ class OperabilityIT {
     }
 
     @Test
+    void aDatabaseStoresGroupCommitsAreMeasured() throws Exception {
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "sqlite:plants.db",
+                "--management-port", "0")) {
+            assertEquals(200, create(jar, 1).statusCode());
+            assertEquals(200, create(jar, 2).statusCode());
+            String metrics = get(jar.managementUri("/metrics")).body();
+            for (String series : new String[] {"plantstore_store_commit_writes_count 2",
+                "plantstore_store_commit_writes_sum 2.0", "plantstore_store_commit_seconds_count 2",
+                "plantstore_store_commit_writes_bucket{le=\"1.0\"} 2"}) {
+                assertTrue(metrics.contains(series), () -> series + " in\n" + metrics);
+            }
+        }
+    }
+
+    @Test
     void theAccessLineCarriesTheRequestId() throws Exception {
         String output;
         try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory")) {

@@ -110,6 +110,7 @@ final class JdbcPlantStore implements PlantStore {
 
     private final DataSource dataSource;
     private final Duration timeout;
+    private final CommitListener listener;
     private final BatchSql sql;
     private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>(MAX_QUEUED);
     private final AtomicReference<CompletableFuture<Boolean>> pendingProbe = new AtomicReference<>();
@@ -119,8 +120,9 @@ final class JdbcPlantStore implements PlantStore {
     private volatile boolean writing;
     private volatile long writingSinceNanos;
 
-    JdbcPlantStore(DataSource dataSource, Duration timeout) {
+    JdbcPlantStore(DataSource dataSource, Duration timeout, CommitListener listener) {
         this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
+        this.listener = Objects.requireNonNull(listener, "null listener");
         this.timeout = Objects.requireNonNull(timeout, "null timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive");
@@ -314,7 +316,11 @@ final class JdbcPlantStore implements PlantStore {
                 return false;
             }
             try {
+                long start = System.nanoTime();
                 List<Decided<?>> decided = writes.isEmpty() ? commitProbe() : commit(writes);
+                if (!writes.isEmpty()) {
+                    listener.committed(writes.size(), System.nanoTime() - start);
+                }
                 decided.forEach(Decided::complete);
                 probes.forEach(probe -> probe.result().complete(true));
                 return true;

@@ -70,6 +70,16 @@ public interface PlantStore extends AutoCloseable {
 
     /** As {@link #jdbc(DataSource)}, with another bound on how long one operation may take. */
     static PlantStore jdbc(DataSource dataSource, Duration timeout) {
-        return new JdbcPlantStore(dataSource, timeout);
+        return jdbc(dataSource, timeout, CommitListener.NONE);
+    }
+
+    /** As {@link #jdbc(DataSource)}, telling {@code listener} of each group commit. */
+    static PlantStore jdbc(DataSource dataSource, CommitListener listener) {
+        return jdbc(dataSource, JdbcPlantStore.DEFAULT_TIMEOUT, listener);
+    }
+
+    /** As {@link #jdbc(DataSource, Duration)}, telling {@code listener} of each group commit. */
+    static PlantStore jdbc(DataSource dataSource, Duration timeout, CommitListener listener) {
+        return new JdbcPlantStore(dataSource, timeout, listener);
     }
 }

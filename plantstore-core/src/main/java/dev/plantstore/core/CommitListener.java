@@ -1,0 +1,17 @@
+package dev.plantstore.core;
+
+/**
+ * Told of each group commit of a {@link PlantStore#jdbc(javax.sql.DataSource, CommitListener) JDBC
+ * store}: how many creates and deletes shared the transaction and how long it took, for metrics. Called on the
+ * store's writer thread after the commit and before the callers are answered, so it must be quick and must not throw.
+ */
+@FunctionalInterface
+public interface CommitListener {
+
+    /** A listener that does nothing, for a store nobody measures. */
+    CommitListener NONE = (writes, nanos) -> {
+    };
+
+    /** {@code writes} creates and deletes were committed together, in {@code nanos} from first statement to commit. */
+    void committed(int writes, long nanos);
+}
