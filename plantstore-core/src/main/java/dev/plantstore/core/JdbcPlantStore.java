@@ -168,8 +168,9 @@ final class JdbcPlantStore implements PlantStore {
 
     /**
      * False while a write could not commit: the store is closed, a batch has been running longer than the time-out
-     * (a lock held elsewhere), or the latest commit failed and a probe transaction, which writes a row and removes it
-     * again, fails too. Otherwise true when a connection can be had. Answers within the time-out.
+     * (a lock held elsewhere), or, after a failed commit or while a batch runs, a probe fails: it waits behind that
+     * batch, commits with the next one or, with nothing else to commit, writes a row and removes it again. Otherwise
+     * true when a connection can be had. Answers within the time-out.
      */
     @Override
     public boolean isAvailable() {
@@ -179,7 +180,8 @@ final class JdbcPlantStore implements PlantStore {
         if (writing && System.nanoTime() - writingSinceNanos > timeout.toNanos()) {
             return false;
         }
-        return lastCommitFailed ? probe() : connectionIsValid();
+        // While a batch runs, its outcome is what matters: the probe queues behind it and shares the next commit.
+        return lastCommitFailed || writing ? probe() : connectionIsValid();
     }
 
     private boolean connectionIsValid() {
