@@ -320,17 +320,27 @@ final class JdbcPlantStore implements PlantStore {
             try {
                 long start = System.nanoTime();
                 List<Decided<?>> decided = writes.isEmpty() ? commitProbe() : commit(writes);
-                if (!writes.isEmpty()) {
-                    listener.committed(writes.size(), System.nanoTime() - start);
-                }
+                long took = System.nanoTime() - start;
                 decided.forEach(Decided::complete);
                 probes.forEach(probe -> probe.result().complete(true));
+                if (!writes.isEmpty()) {
+                    tellListener(writes.size(), took);
+                }
                 return true;
             } catch (SQLException e) {
                 if (!ROLLED_BACK_FOR_CONTENTION.contains(e.getSQLState()) || System.nanoTime() - giveUpAt > 0) {
                     throw e;
                 }
             }
+        }
+    }
+
+    /** After the callers have their answers: a listener that throws must not turn a commit into a failure. */
+    private void tellListener(int writes, long nanos) {
+        try {
+            listener.committed(writes, nanos);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "plantstore writer: the commit listener failed", e);
         }
     }
 

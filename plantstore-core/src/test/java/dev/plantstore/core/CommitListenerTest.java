@@ -53,4 +53,15 @@ class CommitListenerTest {
         assertEquals(clients * writesPerClient, commits.stream().mapToInt(Commit::writes).sum(), commits::toString);
         assertTrue(commits.stream().allMatch(commit -> commit.writes() >= 1 && commit.nanos() > 0), commits::toString);
     }
+
+    @Test
+    void aListenerThatThrowsTurnsNoCommitIntoAFailure() {
+        CommitListener broken = (writes, nanos) -> {
+            throw new IllegalStateException("a broken metrics registry");
+        };
+        try (PlantStore store = PlantStore.jdbc(Databases.sqlite(dir.resolve("plants.db")), broken)) {
+            assertEquals(new CreateResult.Created(new Plant("Fern", null)), store.create(new NewPlant(1, "Fern")));
+            assertTrue(store.isAvailable());
+        }
+    }
 }
