@@ -2,6 +2,7 @@ package dev.plantstore.app;
 
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.TokenVerifier;
+import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
 import io.javalin.util.JavalinBindException;
@@ -85,7 +86,8 @@ public final class Main {
         PlantStoreServer server;
         try {
             server = PlantStoreServer.start(api, options.host(), options.port(),
-                    Duration.ofSeconds(options.idleTimeoutSeconds()));
+                    new ClientLimits(Duration.ofSeconds(options.idleTimeoutSeconds()), options.maxConnections(),
+                            options.minBodyRate()));
         } catch (UncheckedIOException e) {
             store.close();
             throw new StartupException("cannot listen on " + options.host() + ":" + options.port() + ": "

@@ -1,5 +1,6 @@
 package dev.plantstore.app;
 
+import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
 import java.nio.file.Path;
@@ -17,7 +18,8 @@ import java.util.OptionalInt;
  */
 record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean docs,
                List<String> corsOrigins, int authFailureLimit, int idleTimeoutSeconds, OptionalInt managementPort,
-               String managementHost, LogFormat logFormat, int drainSeconds, boolean help) {
+               String managementHost, LogFormat logFormat, int drainSeconds, int maxConnections,
+               int minBodyRate, boolean help) {
 
     /** How log lines are written: for people, or one JSON object per line for a collector. */
     enum LogFormat { TEXT, JSON }
@@ -66,6 +68,11 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
               --drain-seconds N       on SIGTERM, report not ready and keep serving this long before stopping, so
                                       a load balancer stops sending requests first (PLANTSTORE_DRAIN_SECONDS,
                                       default 5)
+              --max-connections N     open connections at most; past it new ones wait in the system's accept
+                                      queue until one closes (PLANTSTORE_MAX_CONNECTIONS, default 10000)
+              --min-body-rate BYTES   bytes per second a request body must average after its first 5 s, else
+                                      408 and the connection is closed; 0 for no minimum
+                                      (PLANTSTORE_MIN_BODY_RATE, default 256)
               -h, --help              print this help and exit
 
             Tokens also come from PLANTSTORE_TOKENS (comma-separated). With no token configured, one is
@@ -86,7 +93,9 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
             Map.entry("--management-port", "PLANTSTORE_MANAGEMENT_PORT"),
             Map.entry("--management-host", "PLANTSTORE_MANAGEMENT_HOST"),
             Map.entry("--log-format", "PLANTSTORE_LOG_FORMAT"),
-            Map.entry("--drain-seconds", "PLANTSTORE_DRAIN_SECONDS"));
+            Map.entry("--drain-seconds", "PLANTSTORE_DRAIN_SECONDS"),
+            Map.entry("--max-connections", "PLANTSTORE_MAX_CONNECTIONS"),
+            Map.entry("--min-body-rate", "PLANTSTORE_MIN_BODY_RATE"));
 
     /** A value as given, and where it came from (the flag or the variable), for the message if it is bad. */
     private record Given(String value, String source) {
@@ -97,7 +106,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
             return new Options(DEFAULT_HOST, DEFAULT_PORT, PlantStoreApi.DEFAULT_MAX_BODY_BYTES, Optional.empty(),
                     StoreSpec.parse("default", StoreSpec.DEFAULT), true, List.of(),
                     PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT, DEFAULT_IDLE_TIMEOUT_SECONDS, OptionalInt.empty(),
-                    DEFAULT_MANAGEMENT_HOST, LogFormat.TEXT, DEFAULT_DRAIN_SECONDS, true);
+                    DEFAULT_MANAGEMENT_HOST, LogFormat.TEXT, DEFAULT_DRAIN_SECONDS,
+                    ClientLimits.DEFAULT_MAX_CONNECTIONS, ClientLimits.DEFAULT_MIN_BODY_BYTES_PER_SECOND, true);
         }
         Map<String, Given> given = new HashMap<>();
         ENVIRONMENT_FALLBACK.forEach((flag, variable) -> {
@@ -139,6 +149,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
         Given managementHost = given.get("--management-host");
         Given logFormat = given.get("--log-format");
         Given drainSeconds = given.get("--drain-seconds");
+        Given maxConnections = given.get("--max-connections");
+        Given minBodyRate = given.get("--min-body-rate");
         return new Options(
                 host == null ? DEFAULT_HOST : requireNonBlank(host),
                 port == null ? DEFAULT_PORT : parseInt(port, 0, 65_535),
@@ -159,6 +171,10 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                 managementHost == null ? DEFAULT_MANAGEMENT_HOST : requireNonBlank(managementHost),
                 logFormat == null ? LogFormat.TEXT : parseLogFormat(logFormat),
                 drainSeconds == null ? DEFAULT_DRAIN_SECONDS : parseInt(drainSeconds, 0, 600),
+                maxConnections == null ? ClientLimits.DEFAULT_MAX_CONNECTIONS : parseInt(maxConnections, 1, 1_000_000),
+                minBodyRate == null
+                        ? ClientLimits.DEFAULT_MIN_BODY_BYTES_PER_SECOND
+                        : parseInt(minBodyRate, 0, 100_000_000),
                 false);
     }
 

@@ -27,7 +27,7 @@ class OptionsTest {
     void defaultsAreAllInterfacesPort8080And64KiB() throws UsageException {
         assertEquals(new Options("0.0.0.0", 8080, 65_536, Optional.empty(),
                 new StoreSpec.Sqlite(Path.of("plantstore.db")), true, List.of(), 30, 30, OptionalInt.empty(), "127.0.0.1",
-                Options.LogFormat.TEXT, 5, false), parse(Map.of()));
+                Options.LogFormat.TEXT, 5, 10_000, 256, false), parse(Map.of()));
     }
 
     @Test
@@ -35,10 +35,11 @@ class OptionsTest {
         var options = parse(Map.of(), "--host", "127.0.0.1", "--port=0", "--max-body-bytes", "1024",
                 "--tokens-file=/etc/plantstore/tokens", "--store", "memory", "--docs", "off",
                 "--cors-origins", "https://a.example, https://b.example:8443", "--auth-failure-limit", "0", "--idle-timeout", "5",
-                "--management-port", "0", "--management-host=0.0.0.0", "--log-format", "JSON", "--drain-seconds", "0");
+                "--management-port", "0", "--management-host=0.0.0.0", "--log-format", "JSON", "--drain-seconds", "0",
+                "--max-connections", "500", "--min-body-rate", "0");
         assertEquals(new Options("127.0.0.1", 0, 1024, Optional.of(Path.of("/etc/plantstore/tokens")),
                 new StoreSpec.Memory(), false, List.of("https://a.example", "https://b.example:8443"), 0, 5,
-                OptionalInt.of(0), "0.0.0.0", Options.LogFormat.JSON, 0, false),
+                OptionalInt.of(0), "0.0.0.0", Options.LogFormat.JSON, 0, 500, 0, false),
                 options);
     }
 
@@ -49,10 +50,11 @@ class OptionsTest {
                 "PLANTSTORE_DOCS", "false", "PLANTSTORE_CORS_ORIGINS", "*", "PLANTSTORE_AUTH_FAILURE_LIMIT", "5", "PLANTSTORE_IDLE_TIMEOUT", "7");
         env = new java.util.HashMap<>(env);
         env.putAll(Map.of("PLANTSTORE_MANAGEMENT_PORT", "9090", "PLANTSTORE_MANAGEMENT_HOST", "10.0.0.1",
-                "PLANTSTORE_LOG_FORMAT", "json", "PLANTSTORE_DRAIN_SECONDS", "12"));
+                "PLANTSTORE_LOG_FORMAT", "json", "PLANTSTORE_DRAIN_SECONDS", "12",
+                "PLANTSTORE_MAX_CONNECTIONS", "20000", "PLANTSTORE_MIN_BODY_RATE", "1024"));
         assertEquals(new Options("::1", 9000, 10, Optional.of(Path.of("tokens.txt")),
                 new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false, List.of("*"), 5, 7, OptionalInt.of(9090), "10.0.0.1",
-                Options.LogFormat.JSON, 12, false), parse(env));
+                Options.LogFormat.JSON, 12, 20_000, 1024, false), parse(env));
     }
 
     @Test

@@ -170,6 +170,10 @@ public final class PlantStoreApi {
         return store;
     }
 
+    int maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
     /** Adds the API's routes and its authentication to {@code config}. Call once per application. */
     public void mount(JavalinConfig config) {
         // Outermost, so that the id is set for the whole exchange: the routes, an error response, the request log.

@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 
 /**
  * The Plant Store API as a standalone server. Besides the API it answers the {@link Health} routes without
@@ -41,7 +43,7 @@ public final class PlantStoreServer implements AutoCloseable {
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
     /** How long a connection may stay silent unless {@link #start(PlantStoreApi, String, int, Duration)} says. */
-    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_IDLE_TIMEOUT = ClientLimits.DEFAULT_IDLE_TIMEOUT;
 
     private static final String WILDCARD_IPV4 = "0.0.0.0";
     private static final Set<String> WILDCARD_IPV6 = Set.of("::", "0:0:0:0:0:0:0:0");
@@ -75,16 +77,19 @@ public final class PlantStoreServer implements AutoCloseable {
      * that never finishes (which gets 408 first).
      */
     public static PlantStoreServer start(PlantStoreApi api, String host, int port, Duration idleTimeout) {
+        return start(api, host, port, ClientLimits.defaults().withIdleTimeout(idleTimeout));
+    }
+
+    /** As {@link #start(PlantStoreApi, String, int)}, with these limits on client connections. */
+    public static PlantStoreServer start(PlantStoreApi api, String host, int port, ClientLimits limits) {
         Objects.requireNonNull(host, "null host");
+        Objects.requireNonNull(limits, "null limits");
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be between 0 and 65535");
         }
-        if (idleTimeout.isNegative() || idleTimeout.isZero()) {
-            throw new IllegalArgumentException("idleTimeout must be positive");
-        }
         var draining = new AtomicBoolean();
         BooleanSupplier ready = () -> !draining.get() && api.store().isAvailable();
-        Javalin app = create(api, STOP_TIMEOUT, ready);
+        Javalin app = create(api, STOP_TIMEOUT, ready, limits);
         try {
             app.start(host, port);
         } catch (JavalinBindException e) {
@@ -95,10 +100,10 @@ public final class PlantStoreServer implements AutoCloseable {
         } catch (JavalinException e) {
             throw new IllegalStateException("the server did not start", e.getCause());
         }
-        // Javalin creates its connector on start; connections from here on get the time-out.
+        // Javalin creates its connector on start; connections from here on get the time-outs.
         for (Connector connector : app.jettyServer().server().getConnectors()) {
             if (connector instanceof AbstractConnector timed) {
-                timed.setIdleTimeout(idleTimeout.toMillis());
+                timed.setIdleTimeout(limits.idleTimeout().toMillis());
             }
         }
         return new PlantStoreServer(app, host, draining, ready);
@@ -114,6 +119,11 @@ public final class PlantStoreServer implements AutoCloseable {
 
     /** As {@link #create(PlantStoreApi, Duration)}, ready when {@code ready} says so. */
     static Javalin create(PlantStoreApi api, Duration stopTimeout, BooleanSupplier ready) {
+        return create(api, stopTimeout, ready, ClientLimits.defaults());
+    }
+
+    /** As {@link #create(PlantStoreApi, Duration, BooleanSupplier)}, with these limits on client connections. */
+    static Javalin create(PlantStoreApi api, Duration stopTimeout, BooleanSupplier ready, ClientLimits limits) {
         Objects.requireNonNull(api, "null api");
         return Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -123,8 +133,10 @@ public final class PlantStoreServer implements AutoCloseable {
                 http.setSendXPoweredBy(false);
             });
             config.jetty.modifyServer(server -> {
-                // Javalin nests its handler inside this one, which tracks requests in flight for a graceful stop.
-                server.setHandler(new GracefulStopHandler());
+                // The handler chain is built after the API is mounted, below; Javalin's default StatisticsHandler
+                // would be read by nobody.
+                server.setHandler((Handler) null);
+                server.addBean(new NetworkConnectionLimit(limits.maxConnections(), server));
                 server.setStopTimeout(stopTimeout.toMillis());
                 server.setErrorHandler(new JsonErrorHandler());
                 server.setRequestLog(new AccessLog());
@@ -132,6 +144,15 @@ public final class PlantStoreServer implements AutoCloseable {
 
             config.routes.before(new SecurityHeaders());
             api.withReadiness(ready).mount(config);
+            config.jetty.modifyServer(server -> {
+                // Outermost, the graceful stop counts a request in flight from its headers on, while its body still
+                // arrives. Then the body is read without holding a thread, before the API's handlers (its request
+                // id among them) run on the thread Javalin's blocking code needs. Javalin nests itself innermost.
+                var graceful = new GracefulStopHandler();
+                graceful.setHandler(BodyBeforeHandler.around(server.getHandler(), api.maxBodyBytes(),
+                        limits.minBodyBytesPerSecond()));
+                server.setHandler(graceful);
+            });
             config.requestLogger.http((ctx, millis) ->
                     ctx.req().setAttribute(AccessLog.ROUTE_ATTRIBUTE, HttpMetrics.route(ctx)));
             config.routes.exception(HttpResponseException.class,

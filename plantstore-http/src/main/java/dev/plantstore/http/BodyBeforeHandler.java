@@ -1,0 +1,197 @@
+package dev.plantstore.http;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.EagerContentHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.NanoTime;
+import org.eclipse.jetty.util.thread.Invocable;
+
+/**
+ * Reads a request body without a thread before the handlers run, so that Javalin's blocking read finds it complete.
+ *
+ * <p>Why: the handlers read the body with a blocking stream, and a client that sends headers and then a body slowly
+ * or not at all held one of Jetty's request threads for as long as it liked; about 250 of them froze the whole
+ * server (measured: a fresh create took 29 s, and a client sending a byte every 10 s kept it frozen). Here the body
+ * arrives through Jetty's demand API: while a client is silent, no thread waits for it, only a buffer of the bytes
+ * it sent so far. This works the same on JDK 17, which has no virtual threads, and on newer JDKs.
+ *
+ * <p>Bytes are copied into a buffer that grows with what arrived, never sized by what a client merely declares, and
+ * Jetty's network buffers are released at once: retaining them (Jetty's {@code RetainedContentLoaderFactory}) would
+ * let a client sending one byte per packet pin a whole network buffer per byte.
+ *
+ * <p>A body may take its time for the first {@link #GRACE} (a slow link, a lost packet), then must have averaged the
+ * minimum rate since the request began; a body too slow, or silent for the idle time-out, reaches the handler as a
+ * {@link TimeoutException}, which it answers 408, and the connection is closed. A body declared larger than the
+ * limit is not read at all, so the handler can answer 413 straight away; one that grows past it is handed on at one
+ * byte past the limit.
+ */
+final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactory {
+
+    /** How long a body may arrive at any pace before the minimum rate applies. */
+    static final long GRACE_SECONDS = 5;
+
+    private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(GRACE_SECONDS);
+    private static final int FIRST_CAPACITY = 1024;
+
+    private final int maxBodyBytes;
+    private final long minBytesPerSecond;
+
+    BodyBeforeHandler(int maxBodyBytes, long minBytesPerSecond) {
+        this.maxBodyBytes = maxBodyBytes;
+        this.minBytesPerSecond = minBytesPerSecond;
+    }
+
+    /** A Jetty handler that reads every request body this way before calling {@code next} (null: set later). */
+    static Handler.Wrapper around(Handler next, int maxBodyBytes, long minBytesPerSecond) {
+        return new EagerContentHandler(next, new BodyBeforeHandler(maxBodyBytes, minBytesPerSecond));
+    }
+
+    @Override
+    public String getApplicableMimeType() {
+        return null;
+    }
+
+    @Override
+    public EagerContentHandler.ContentLoader newContentLoader(String contentType, String mimeType, Handler handler,
+                                                             Request request, Response response, Callback callback) {
+        if (request.getLength() > maxBodyBytes) {
+            return null;
+        }
+        return new Loader(handler, request, response, callback);
+    }
+
+    private final class Loader extends EagerContentHandler.ContentLoader implements Invocable.Task {
+
+        private final long declaredLength;
+        private byte[] bytes;
+        private int size;
+
+        Loader(Handler handler, Request request, Response response, Callback callback) {
+            super(handler, request, response, callback);
+            declaredLength = request.getLength();
+            bytes = new byte[(int) Math.min(FIRST_CAPACITY, declaredLength >= 0 ? declaredLength : FIRST_CAPACITY)];
+        }
+
+        @Override
+        protected void load() {
+            read(false);
+        }
+
+        /** Jetty calls this, on whatever thread, when more of the body has arrived or the connection failed. */
+        @Override
+        public void run() {
+            read(true);
+        }
+
+        @Override
+        public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING;
+        }
+
+        private void read(boolean onDemand) {
+            Request request = getRequest();
+            while (true) {
+                Content.Chunk chunk = request.read();
+                if (chunk == null) {
+                    if (tooSlow(request)) {
+                        handOn(onDemand, Content.Chunk.from(new TimeoutException(
+                                "request body arrived slower than " + minBytesPerSecond + " bytes/s"), true));
+                    } else {
+                        request.demand(this);
+                    }
+                    return;
+                }
+                if (chunk.getFailure() != null) {
+                    // A transient failure (the idle time-out) ends this body too: the handler answers it once.
+                    handOn(onDemand, Content.Chunk.from(chunk.getFailure(), true));
+                    return;
+                }
+                append(chunk.getByteBuffer());
+                boolean last = chunk.isLast();
+                chunk.release();
+                if (last) {
+                    handOn(onDemand, Content.Chunk.EOF);
+                    return;
+                }
+                if (size > maxBodyBytes) {
+                    handOn(onDemand, null);
+                    return;
+                }
+            }
+        }
+
+        private boolean tooSlow(Request request) {
+            if (minBytesPerSecond <= 0) {
+                return false;
+            }
+            long elapsed = NanoTime.since(request.getBeginNanoTime());
+            return elapsed > GRACE_NANOS && size < minBytesPerSecond * (elapsed - GRACE_NANOS) / 1_000_000_000L;
+        }
+
+        private void append(ByteBuffer buffer) {
+            int wanted = Math.min(buffer.remaining(), maxBodyBytes + 1 - size);
+            if (size + wanted > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.min(maxBodyBytes + 1, Math.max(size + wanted, bytes.length * 2)));
+            }
+            buffer.get(bytes, size, wanted);
+            size += wanted;
+        }
+
+        /**
+         * Calls the handlers with the body read so far and then {@code end}: end of body, a failure, or (null) the
+         * rest of the body still unread. From a demand callback the handlers, which block, go to a pool thread.
+         */
+        private void handOn(boolean onDemand, Content.Chunk end) {
+            var buffered = new BufferedBody(getRequest(), ByteBuffer.wrap(bytes, 0, size), end);
+            if (onDemand) {
+                getRequest().getContext().execute(() -> handle(buffered, getResponse(), getCallback()));
+            } else {
+                handle(buffered, getResponse(), getCallback());
+            }
+        }
+    }
+
+    /** The request as the handlers see it: the body read ahead, then how it ended, then the connection's own reads. */
+    private static final class BufferedBody extends Request.Wrapper {
+
+        private Content.Chunk body;
+        private Content.Chunk end;
+
+        BufferedBody(Request request, ByteBuffer body, Content.Chunk end) {
+            super(request);
+            this.body = Content.Chunk.from(body, end == Content.Chunk.EOF);
+            this.end = end == Content.Chunk.EOF ? null : end;
+        }
+
+        @Override
+        public Content.Chunk read() {
+            Content.Chunk next = body;
+            if (next != null) {
+                body = null;
+                return next;
+            }
+            next = end;
+            if (next != null) {
+                end = null;
+                return next;
+            }
+            return super.read();
+        }
+
+        @Override
+        public void demand(Runnable demandCallback) {
+            if (body != null || end != null) {
+                demandCallback.run();
+            } else {
+                super.demand(demandCallback);
+            }
+        }
+    }
+}
