@@ -43,8 +43,16 @@ final class GracefulStopHandler extends GracefulHandler {
         Connection connection = metaData.getConnection();
         AtomicLong inputAtLastResponse = inputAtLastResponse(metaData);
         inputAtLastResponse.set(IN_FLIGHT);
-        // Completion is when the last byte of the response has been written, not when the handler returns.
-        Request.addCompletionListener(request, failure -> inputAtLastResponse.set(connection.getBytesIn()));
+        // Completion is when the last byte of the response has been written, not when the handler returns. A response
+        // that completes after the shutdown began (its client may already have it and have asked for the stop) closes
+        // its connection here: the scan in shutdown() saw the request in flight, and Jetty would wait out its
+        // shutdown idle time-out (1 s in 1 of 5 measured stops).
+        Request.addCompletionListener(request, failure -> {
+            inputAtLastResponse.set(connection.getBytesIn());
+            if (isShutdown()) {
+                connection.getEndPoint().close();
+            }
+        });
         return super.handle(request, response, callback);
     }
 
