@@ -72,7 +72,14 @@ class OperabilityIT {
                 "--management-port", "0")) {
             assertEquals(200, create(jar, 1).statusCode());
             assertEquals(200, create(jar, 2).statusCode());
-            String metrics = get(jar.managementUri("/metrics")).body();
+            // The store tells the listener after answering: poll until both commits are in.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            String scraped = get(jar.managementUri("/metrics")).body();
+            while (!scraped.contains("plantstore_store_commit_writes_count 2") && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+                scraped = get(jar.managementUri("/metrics")).body();
+            }
+            String metrics = scraped;
             for (String series : new String[] {"plantstore_store_commit_writes_count 2",
                 "plantstore_store_commit_writes_sum 2.0", "plantstore_store_commit_seconds_count 2",
                 "plantstore_store_commit_writes_bucket{le=\"1.0\"} 2"}) {

@@ -3,7 +3,8 @@ package dev.plantstore.core;
 /**
  * Told of each group commit of a {@link PlantStore#jdbc(javax.sql.DataSource, CommitListener) JDBC
  * store}: how many creates and deletes shared the transaction and how long it took, for metrics. Called on the
- * store's writer thread after the commit and before the callers are answered, so it must be quick and must not throw.
+ * store's writer thread once the callers have their answers, so it must be quick; what it throws is logged and fails
+ * no write.
  */
 @FunctionalInterface
 public interface CommitListener {
