@@ -27,16 +27,17 @@ function response(status)
 end
 
 function done(summary)
-  local total = {}
+  local totals = {}
   for _, thread in ipairs(threads) do
-    for _, status in ipairs({ 200, 204, 404, 409, 500, 502, 503, 504 }) do
-      local count = thread:get("statuses")[status]
-      if count then
-        total[#total + 1] = string.format('"%d":%d', status, count)
-      end
+    for status, count in pairs(thread:get("statuses")) do
+      totals[status] = (totals[status] or 0) + count
     end
+  end
+  local fields = {}
+  for _, status in ipairs({ 200, 204, 404, 409, 500, 502, 503, 504 }) do
+    fields[#fields + 1] = string.format('"%d":%d', status, totals[status] or 0)
   end
   io.write(string.format('CONTENTION {"socketErrors":%d,%s}\n',
       summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
-      table.concat(total, ",")))
+      table.concat(fields, ",")))
 end

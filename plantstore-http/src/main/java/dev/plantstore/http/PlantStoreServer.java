@@ -104,6 +104,10 @@ public final class PlantStoreServer implements AutoCloseable {
         for (Connector connector : app.jettyServer().server().getConnectors()) {
             if (connector instanceof AbstractConnector timed) {
                 timed.setIdleTimeout(limits.idleTimeout().toMillis());
+                // While stopping, Jetty cuts every connection silent for this long (1 s by default), which would cut
+                // a request in flight whose body pauses; the stop timeout bounds them all instead. Idle keep-alive
+                // connections are closed at once by GracefulStopHandler, so they do not wait for it.
+                timed.setShutdownIdleTimeout(STOP_TIMEOUT.toMillis());
             }
         }
         return new PlantStoreServer(app, host, draining, ready);
