@@ -37,9 +37,7 @@ final class BearerAuth implements Handler {
         if (authorization == null) {
             throw unauthorized(ctx, CHALLENGE, "Authorization header is required: Bearer <token>");
         }
-        // The scheme name is case-insensitive (RFC 9110 section 11.1); one or more spaces follow it.
-        if (!authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())
-                || (authorization.length() > SCHEME.length() && authorization.charAt(SCHEME.length()) != ' ')) {
+        if (!isBearer(authorization)) {
             throw unauthorized(ctx, CHALLENGE, "Authorization scheme must be Bearer");
         }
         String token = authorization.substring(SCHEME.length()).strip();
@@ -50,6 +48,24 @@ final class BearerAuth implements Handler {
             limiter.ifPresent(l -> l.recordFailure(address));
             throw unauthorized(ctx, INVALID_TOKEN_CHALLENGE, "bearer token is not valid");
         }
+    }
+
+    /**
+     * Whether an {@code Authorization} header value (null when absent) carries a bearer token the verifier accepts:
+     * what {@link #handle} admits, bar the refused-token limit.
+     */
+    static boolean admits(TokenVerifier verifier, String authorization) {
+        if (authorization == null || !isBearer(authorization)) {
+            return false;
+        }
+        String token = authorization.substring(SCHEME.length()).strip();
+        return !token.isEmpty() && verifier.verify(token);
+    }
+
+    /** The scheme name is case-insensitive (RFC 9110 section 11.1); one or more spaces follow it. */
+    private static boolean isBearer(String authorization) {
+        return authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())
+                && (authorization.length() == SCHEME.length() || authorization.charAt(SCHEME.length()) == ' ');
     }
 
     private static ApiProblem unauthorized(Context ctx, String challenge, String message) {

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -31,6 +32,10 @@ import org.eclipse.jetty.util.thread.Invocable;
  * {@link TimeoutException}, which it answers 408, and the connection is closed. A body declared larger than the
  * limit is not read at all, so the handler can answer 413 straight away; one that grows past it is handed on at one
  * byte past the limit.
+ *
+ * <p>Only the body of a request that {@code admitted} accepts (one with a valid token) is read ahead. Any other goes
+ * to the handlers as it is, which refuse it without reading its body: a client without a token can make the server
+ * hold neither a thread nor a buffer.
  */
 final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactory {
 
@@ -42,15 +47,21 @@ final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactor
 
     private final int maxBodyBytes;
     private final long minBytesPerSecond;
+    private final Predicate<Request> admitted;
 
-    BodyBeforeHandler(int maxBodyBytes, long minBytesPerSecond) {
+    BodyBeforeHandler(int maxBodyBytes, long minBytesPerSecond, Predicate<Request> admitted) {
         this.maxBodyBytes = maxBodyBytes;
         this.minBytesPerSecond = minBytesPerSecond;
+        this.admitted = admitted;
     }
 
-    /** A Jetty handler that reads every request body this way before calling {@code next} (null: set later). */
-    static Handler.Wrapper around(Handler next, int maxBodyBytes, long minBytesPerSecond) {
-        return new EagerContentHandler(next, new BodyBeforeHandler(maxBodyBytes, minBytesPerSecond));
+    /**
+     * A Jetty handler that reads the body of every request {@code admitted} accepts this way before calling
+     * {@code next} (null: set later).
+     */
+    static Handler.Wrapper around(Handler next, int maxBodyBytes, long minBytesPerSecond,
+                                  Predicate<Request> admitted) {
+        return new EagerContentHandler(next, new BodyBeforeHandler(maxBodyBytes, minBytesPerSecond, admitted));
     }
 
     @Override
@@ -61,7 +72,7 @@ final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactor
     @Override
     public EagerContentHandler.ContentLoader newContentLoader(String contentType, String mimeType, Handler handler,
                                                              Request request, Response response, Callback callback) {
-        if (request.getLength() > maxBodyBytes) {
+        if (request.getLength() > maxBodyBytes || !admitted.test(request)) {
             return null;
         }
         return new Loader(handler, request, response, callback);

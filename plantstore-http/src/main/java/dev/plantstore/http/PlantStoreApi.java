@@ -170,6 +170,10 @@ public final class PlantStoreApi {
         return store;
     }
 
+    TokenVerifier verifier() {
+        return verifier;
+    }
+
     int maxBodyBytes() {
         return maxBodyBytes;
     }

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
@@ -105,9 +106,10 @@ public final class PlantStoreServer implements AutoCloseable {
             if (connector instanceof AbstractConnector timed) {
                 timed.setIdleTimeout(limits.idleTimeout().toMillis());
                 // While stopping, Jetty cuts every connection silent for this long (1 s by default), which would cut
-                // a request in flight whose body pauses; the stop timeout bounds them all instead. Idle keep-alive
-                // connections are closed at once by GracefulStopHandler, so they do not wait for it.
-                timed.setShutdownIdleTimeout(STOP_TIMEOUT.toMillis());
+                // a request in flight whose body pauses. Half the stop timeout lets a body pause for seconds and
+                // still leaves the stop time to end cleanly: a connection that never sent a request waits this long
+                // too. Idle keep-alive connections are closed at once by GracefulStopHandler.
+                timed.setShutdownIdleTimeout(STOP_TIMEOUT.toMillis() / 2);
             }
         }
         return new PlantStoreServer(app, host, draining, ready);
@@ -154,7 +156,8 @@ public final class PlantStoreServer implements AutoCloseable {
                 // id among them) run on the thread Javalin's blocking code needs. Javalin nests itself innermost.
                 var graceful = new GracefulStopHandler();
                 graceful.setHandler(BodyBeforeHandler.around(server.getHandler(), api.maxBodyBytes(),
-                        limits.minBodyBytesPerSecond()));
+                        limits.minBodyBytesPerSecond(), request -> BearerAuth.admits(api.verifier(),
+                                request.getHeaders().get(HttpHeader.AUTHORIZATION))));
                 server.setHandler(graceful);
             });
             config.requestLogger.http((ctx, millis) ->

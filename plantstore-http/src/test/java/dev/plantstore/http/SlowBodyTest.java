@@ -97,4 +97,19 @@ class SlowBodyTest {
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         assertTrue(took.compareTo(Duration.ofSeconds(30)) < 0, "cut off long before the body could finish: " + took);
     }
+
+    @Test
+    void aRequestWithoutAValidTokenIsRefusedBeforeItsBodyIsRead() throws Exception {
+        for (String authorization : new String[] {"", "Authorization: Bearer wrong-token\r\n"}) {
+            try (var socket = new Socket("127.0.0.1", server.port())) {
+                socket.setSoTimeout(20_000);
+                // A declared body that never comes: the answer must not wait for it.
+                socket.getOutputStream().write(("POST /plants HTTP/1.1\r\nHost: x\r\n" + authorization
+                        + "Content-Type: application/json\r\nContent-Length: 20\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                String response = readUntilClosed(socket);
+                assertTrue(response.startsWith("HTTP/1.1 401 "), authorization + ": " + response);
+            }
+        }
+    }
 }
