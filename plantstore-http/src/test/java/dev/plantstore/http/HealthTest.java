@@ -6,47 +6,16 @@ import static dev.plantstore.http.TestApi.send;
 import static dev.plantstore.http.TestApi.withServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.plantstore.core.CreateResult;
-import dev.plantstore.core.NewPlant;
-import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import io.javalin.testtools.Response;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** Liveness never looks at the store; readiness (and /health) follows the store, and goes DOWN on drain. */
 class HealthTest {
-
-    /** A store that can be switched off, counting how often anyone asked. */
-    private static final class SwitchableStore implements PlantStore {
-        final AtomicBoolean available = new AtomicBoolean(true);
-        final PlantStore plants = PlantStore.inMemory();
-
-        @Override
-        public CreateResult create(NewPlant plant) {
-            return plants.create(plant);
-        }
-
-        @Override
-        public boolean delete(long id) {
-            return plants.delete(id);
-        }
-
-        @Override
-        public Optional<Plant> find(long id) {
-            return plants.find(id);
-        }
-
-        @Override
-        public boolean isAvailable() {
-            return available.get();
-        }
-    }
 
     private static void assertStatus(Response response, int code, String status) {
         assertEquals(code, response.code(), response.body().string());
@@ -60,11 +29,11 @@ class HealthTest {
             assertStatus(client.get("/health/live"), 200, "UP");
             assertStatus(client.get("/health/ready"), 200, "UP");
             assertStatus(client.get("/health"), 200, "UP");
-            store.available.set(false);
+            store.setDown(true);
             assertStatus(client.get("/health/live"), 200, "UP");
             assertStatus(client.get("/health/ready"), 503, "DOWN");
             assertStatus(client.get("/health"), 503, "DOWN");
-            store.available.set(true);
+            store.setDown(false);
             assertStatus(client.get("/health/ready"), 200, "UP");
         });
     }

@@ -9,64 +9,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.CreateResult;
-import dev.plantstore.core.NewPlant;
-import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
-import dev.plantstore.core.StoreUnavailableException;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** A store that cannot be reached is a 503 with the Error body and an unhealthy /health; it is not a 500. */
 class StoreUnavailableTest {
 
-    /** In memory, with a switch that makes it behave as an unreachable database does. */
-    private static final class SwitchableStore implements PlantStore {
-        private final PlantStore plants = PlantStore.inMemory();
-        private volatile boolean down;
-
-        private void requireUp() {
-            if (down) {
-                throw new StoreUnavailableException("connection refused by db.internal:5432");
-            }
-        }
-
-        @Override
-        public CreateResult create(NewPlant plant) {
-            requireUp();
-            return plants.create(plant);
-        }
-
-        @Override
-        public boolean delete(long id) {
-            requireUp();
-            return plants.delete(id);
-        }
-
-        @Override
-        public Optional<Plant> find(long id) {
-            requireUp();
-            return plants.find(id);
-        }
-
-        @Override
-        public boolean isAvailable() {
-            return !down;
-        }
-    }
-
     @Test
     void writesAre503WithRetryAfterWhileTheStoreIsDownAndSucceedOnceItIsBack() {
         var store = new SwitchableStore();
         String log = LogCapture.during(() -> withServer(store, (server, client) -> {
-            store.down = true;
+            store.setDown(true);
             var refused = create(client, "{\"id\":1,\"name\":\"Fern\"}");
             assertEquals("the plant store is unavailable; try again later", assertError(refused, 503));
             assertEquals(List.of("1"), refused.headers().get("Retry-After"));
             assertError(delete(client, "1"), 503);
 
-            store.down = false;
+            store.setDown(false);
             assertEquals(200, create(client, "{\"id\":1,\"name\":\"Fern\"}").code());
             assertEquals(204, delete(client, "1").code());
         }));
@@ -78,12 +38,12 @@ class StoreUnavailableTest {
     void healthIs503DownWhileTheStoreIsDownAndUpAgainAfter() {
         var store = new SwitchableStore();
         withServer(store, (server, client) -> {
-            store.down = true;
+            store.setDown(true);
             var down = client.get("/health");
             assertEquals(503, down.code());
             assertEquals("DOWN", json(down).get("status").textValue());
 
-            store.down = false;
+            store.setDown(false);
             var up = client.get("/health");
             assertEquals(200, up.code());
             assertEquals("UP", json(up).get("status").textValue());
@@ -94,7 +54,7 @@ class StoreUnavailableTest {
     void headHealthIs503WithTheGetHeadersWhileTheStoreIsDown() {
         var store = new SwitchableStore();
         withServer(store, (server, client) -> {
-            store.down = true;
+            store.setDown(true);
             var get = TestApi.send(client, "GET", "/health");
             var head = TestApi.send(client, "HEAD", "/health");
             assertEquals(503, head.code());
