@@ -1,5 +1,6 @@
 package dev.plantstore.core;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,49 +11,27 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The statements one group-commit transaction runs: lock the batch's ids and read what they hold, then write the net
- * change. PostgreSQL's version takes one round trip for each of the two whatever the batch size; the standard one
- * (SQLite) runs in the process, where a statement per row costs no round trip.
+ * The SQL of one group-commit transaction: lock the batch's ids, read what they hold, apply the writes in the order
+ * they were submitted, commit. A create inserts unless its id holds a plant and a delete removes whatever its id holds,
+ * so the table ends as the store's own decisions, taken in Java from what was read, say it must. PostgreSQL's version
+ * is one round trip whatever the batch size; the standard one (SQLite) runs in the process, where a statement costs
+ * no round trip.
  */
 abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
 
-    /** What a batch changes: every id at most once, so the three kinds never touch the same row. */
-    record Changes(List<Row> inserts, List<Row> updates, List<Long> deletes) {
-
-        Changes {
-            inserts = List.copyOf(inserts);
-            updates = List.copyOf(updates);
-            deletes = List.copyOf(deletes);
-        }
-
-        /** The rows to write so that a table holding {@code before} for {@code ids} holds {@code after}. */
-        static Changes between(long[] ids, Map<Long, Plant> before, Map<Long, Plant> after) {
-            List<Row> inserts = new ArrayList<>();
-            List<Row> updates = new ArrayList<>();
-            List<Long> deletes = new ArrayList<>();
-            for (long id : ids) {
-                Plant was = before.get(id);
-                Plant is = after.get(id);
-                if (is == null) {
-                    if (was != null) {
-                        deletes.add(id);
-                    }
-                } else if (was == null) {
-                    inserts.add(new Row(id, is));
-                } else if (!was.equals(is)) {
-                    updates.add(new Row(id, is));
-                }
-            }
-            return new Changes(inserts, updates, deletes);
-        }
-
-        boolean isEmpty() {
-            return inserts.isEmpty() && updates.isEmpty() && deletes.isEmpty();
-        }
+    /** One write as the database applies it. */
+    sealed interface Op permits InsertIfAbsent, Delete {
+        long id();
     }
 
-    record Row(long id, Plant plant) {
+    record InsertIfAbsent(long id, Plant plant) implements Op {
     }
+
+    record Delete(long id) implements Op {
+    }
+
+    private static final String INSERT = "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?)";
+    private static final String DELETE = "DELETE FROM plants WHERE id = ?";
 
     private final int queryTimeoutSeconds;
 
@@ -68,19 +47,79 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
     }
 
     /**
-     * Makes every other writer that locks ids through this class wait for this transaction before it touches any of
-     * {@code sortedIds}, then reads the plants stored under them; an id with none is absent from the map. Taking the
-     * locks in ascending order in every transaction is what keeps two instances from each holding what the other
-     * waits for.
+     * In one transaction: makes every other writer of these ids wait, reads what {@code sortedIds} hold, applies
+     * {@code ops} in order and commits. Returns what the ids held before; an id with no plant is absent from the map.
+     * Taking the locks in ascending order in every transaction is what keeps two instances from each holding what the
+     * other waits for.
      */
+    abstract Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops) throws SQLException;
+
+    /** Makes other writers of {@code sortedIds} wait for this transaction, then reads what they hold. */
     abstract Map<Long, Plant> lockAndRead(Connection connection, long[] sortedIds) throws SQLException;
 
-    abstract void apply(Connection connection, Changes changes) throws SQLException;
+    /**
+     * Writes {@code plant} under {@code id} and removes it again in one committed transaction, which needs what a
+     * create needs: a connection, the table's locks, room on the disk. A plant a client stored under {@code id} is
+     * left alone, and the transaction commits nothing.
+     */
+    final void commitProbe(Connection connection, long id, Plant plant) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            if (lockAndRead(connection, new long[] {id}).isEmpty()) {
+                try (PreparedStatement insert = prepare(connection, INSERT);
+                     PreparedStatement delete = prepare(connection, DELETE)) {
+                    insert.setLong(1, id);
+                    insert.setString(2, plant.name());
+                    insert.setString(3, plant.tag());
+                    insert.executeUpdate();
+                    delete.setLong(1, id);
+                    delete.executeUpdate();
+                }
+            }
+            connection.commit();
+        } catch (Throwable e) {
+            rollbackQuietly(connection, e);
+            throw e;
+        }
+    }
+
+    /**
+     * {@code ops} split so that no round holds an id twice: round k holds each id's (k+1)th write, in submission
+     * order. Within a round the order of the writes no longer matters, so a round can go to the database as one
+     * statement per kind of write.
+     */
+    static List<List<Op>> rounds(List<Op> ops) {
+        List<List<Op>> rounds = new ArrayList<>();
+        Map<Long, Integer> writesSoFar = new HashMap<>();
+        for (Op op : ops) {
+            int round = writesSoFar.merge(op.id(), 1, Integer::sum) - 1;
+            if (round == rounds.size()) {
+                rounds.add(new ArrayList<>());
+            }
+            rounds.get(round).add(op);
+        }
+        return rounds;
+    }
 
     PreparedStatement prepare(Connection connection, String sql) throws SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
         statement.setQueryTimeout(queryTimeoutSeconds);
         return statement;
+    }
+
+    static void rollbackQuietly(Connection connection, Throwable cause) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /** Adds {@code rows} (id, name, tag) to {@code stored}. */
+    static void readInto(Map<Long, Plant> stored, ResultSet rows) throws SQLException {
+        while (rows.next()) {
+            stored.put(rows.getLong(1), new Plant(rows.getString(2), rows.getString(3)));
+        }
     }
 
     /**
@@ -91,93 +130,138 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
     static final class Postgres extends BatchSql {
 
         /**
-         * Two statements sent together, one round trip: the second takes its snapshot only once the first has every
-         * lock, so it sees what the writers it waited for committed. unnest yields the array in order and nothing
-         * sorts it again, so the locks are taken in the order given.
+         * The second statement takes its snapshot only once the first has every lock, so it sees what the writers it
+         * waited for committed. unnest yields the array in order and nothing sorts it again, so the locks are taken in
+         * the order given.
          */
         private static final String LOCK_AND_READ =
                 "SELECT count(pg_advisory_xact_lock(id)) FROM unnest(?::bigint[]) AS ids (id); "
                 + "SELECT id, name, tag FROM plants WHERE id = ANY (?::bigint[])";
-        private static final String APPLY = "WITH removed AS (DELETE FROM plants WHERE id = ANY (?::bigint[])), "
-                + "replaced AS (UPDATE plants SET name = changed.name, tag = changed.tag "
-                + "FROM unnest(?::bigint[], ?::text[], ?::text[]) AS changed (id, name, tag) "
-                + "WHERE plants.id = changed.id) "
-                + "INSERT INTO plants (id, name, tag) "
-                + "SELECT id, name, tag FROM unnest(?::bigint[], ?::text[], ?::text[]) AS added (id, name, tag)";
+        private static final String ROUND = "; INSERT INTO plants (id, name, tag) "
+                + "SELECT id, name, tag FROM unnest(?::bigint[], ?::text[], ?::text[]) AS added (id, name, tag) "
+                + "ON CONFLICT (id) DO NOTHING; "
+                + "DELETE FROM plants WHERE id = ANY (?::bigint[])";
 
         private Postgres(int queryTimeoutSeconds) {
             super(queryTimeoutSeconds);
         }
 
+        /**
+         * Every statement sent in one round trip with auto-commit on: PostgreSQL runs statements that arrive together
+         * (before the protocol's Sync) as one implicit transaction, and commits it, or rolls all of it back, before it
+         * answers. So the batch costs one round trip, the commit included.
+         */
+        @Override
+        Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops) throws SQLException {
+            List<List<Op>> rounds = rounds(ops);
+            connection.setAutoCommit(true);
+            try (PreparedStatement batch = prepare(connection, LOCK_AND_READ + ROUND.repeat(rounds.size()))) {
+                int parameter = bindLockAndRead(connection, batch, sortedIds);
+                for (List<Op> round : rounds) {
+                    parameter = bindRound(connection, batch, parameter, round);
+                }
+                return executeLockAndRead(batch);
+            }
+        }
+
         @Override
         Map<Long, Plant> lockAndRead(Connection connection, long[] sortedIds) throws SQLException {
-            Map<Long, Plant> stored = new HashMap<>();
             try (PreparedStatement lockAndRead = prepare(connection, LOCK_AND_READ)) {
-                var ids = connection.createArrayOf("int8", boxed(sortedIds));
-                lockAndRead.setArray(1, ids);
-                lockAndRead.setArray(2, ids);
-                lockAndRead.execute();
-                if (!lockAndRead.getMoreResults()) {
-                    throw new SQLException("the read after the locks gave no result set");
-                }
-                try (ResultSet rows = lockAndRead.getResultSet()) {
-                    while (rows.next()) {
-                        stored.put(rows.getLong(1), new Plant(rows.getString(2), rows.getString(3)));
-                    }
-                }
+                bindLockAndRead(connection, lockAndRead, sortedIds);
+                return executeLockAndRead(lockAndRead);
+            }
+        }
+
+        /** Binds the ids to lock and read; returns the next parameter's index. */
+        private static int bindLockAndRead(Connection connection, PreparedStatement statement, long[] sortedIds)
+                throws SQLException {
+            Long[] boxed = new Long[sortedIds.length];
+            for (int i = 0; i < sortedIds.length; i++) {
+                boxed[i] = sortedIds[i];
+            }
+            Array ids = connection.createArrayOf("int8", boxed);
+            statement.setArray(1, ids);
+            statement.setArray(2, ids);
+            return 3;
+        }
+
+        /** Runs the statement and returns what its read (the second result) found. */
+        private static Map<Long, Plant> executeLockAndRead(PreparedStatement statement) throws SQLException {
+            statement.execute();
+            if (!statement.getMoreResults()) {
+                throw new SQLException("the read after the locks gave no result set");
+            }
+            Map<Long, Plant> stored = new HashMap<>();
+            try (ResultSet rows = statement.getResultSet()) {
+                readInto(stored, rows);
             }
             return stored;
         }
 
-        @Override
-        void apply(Connection connection, Changes changes) throws SQLException {
-            try (PreparedStatement apply = prepare(connection, APPLY)) {
-                apply.setArray(1, connection.createArrayOf("int8", changes.deletes().toArray(new Long[0])));
-                setRows(connection, apply, 2, changes.updates());
-                setRows(connection, apply, 5, changes.inserts());
-                apply.executeUpdate();
-            }
-        }
-
-        private static void setRows(Connection connection, PreparedStatement statement, int first, List<Row> rows)
+        /** Binds one round's inserts (ids, names, tags) and deletes (ids); returns the next parameter's index. */
+        private static int bindRound(Connection connection, PreparedStatement statement, int first, List<Op> round)
                 throws SQLException {
-            Long[] ids = new Long[rows.size()];
-            String[] names = new String[rows.size()];
-            String[] tags = new String[rows.size()];
-            for (int i = 0; i < ids.length; i++) {
-                Row row = rows.get(i);
-                ids[i] = row.id();
-                names[i] = row.plant().name();
-                tags[i] = row.plant().tag();
+            List<Long> insertIds = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            List<String> tags = new ArrayList<>();
+            List<Long> deleteIds = new ArrayList<>();
+            for (Op op : round) {
+                if (op instanceof InsertIfAbsent insert) {
+                    insertIds.add(insert.id());
+                    names.add(insert.plant().name());
+                    tags.add(insert.plant().tag());
+                } else {
+                    deleteIds.add(op.id());
+                }
             }
-            statement.setArray(first, connection.createArrayOf("int8", ids));
-            statement.setArray(first + 1, connection.createArrayOf("text", names));
-            statement.setArray(first + 2, connection.createArrayOf("text", tags));
-        }
-
-        private static Long[] boxed(long[] ids) {
-            Long[] boxed = new Long[ids.length];
-            for (int i = 0; i < ids.length; i++) {
-                boxed[i] = ids[i];
-            }
-            return boxed;
+            statement.setArray(first, connection.createArrayOf("int8", insertIds.toArray()));
+            statement.setArray(first + 1, connection.createArrayOf("text", names.toArray()));
+            statement.setArray(first + 2, connection.createArrayOf("text", tags.toArray()));
+            statement.setArray(first + 3, connection.createArrayOf("int8", deleteIds.toArray()));
+            return first + 4;
         }
     }
 
     /**
-     * SQLite and other databases: a statement per row. SQLite lets one transaction write at a time and sees its own
+     * SQLite and other databases: a statement per write, in submission order. SQLite lets one transaction write at a time and sees its own
      * snapshot, so the ids need no lock of their own; a write after another process changed the file fails rather
      * than overwrite it.
      */
     static final class Standard extends BatchSql {
 
-        private static final String READ = "SELECT name, tag FROM plants WHERE id = ?";
-        private static final String INSERT = "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?)";
-        private static final String UPDATE = "UPDATE plants SET name = ?, tag = ? WHERE id = ?";
-        private static final String DELETE = "DELETE FROM plants WHERE id = ?";
+        private static final String READ = "SELECT id, name, tag FROM plants WHERE id = ?";
+        private static final String INSERT_IF_ABSENT =
+                "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING";
 
         private Standard(int queryTimeoutSeconds) {
             super(queryTimeoutSeconds);
+        }
+
+        @Override
+        Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops) throws SQLException {
+            connection.setAutoCommit(false);
+            try {
+                Map<Long, Plant> stored = lockAndRead(connection, sortedIds);
+                try (PreparedStatement insert = prepare(connection, INSERT_IF_ABSENT);
+                     PreparedStatement delete = prepare(connection, DELETE)) {
+                    for (Op op : ops) {
+                        if (op instanceof InsertIfAbsent added) {
+                            insert.setLong(1, added.id());
+                            insert.setString(2, added.plant().name());
+                            insert.setString(3, added.plant().tag());
+                            insert.executeUpdate();
+                        } else {
+                            delete.setLong(1, op.id());
+                            delete.executeUpdate();
+                        }
+                    }
+                }
+                connection.commit();
+                return stored;
+            } catch (Throwable e) {
+                rollbackQuietly(connection, e);
+                throw e;
+            }
         }
 
         @Override
@@ -187,46 +271,11 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
                 for (long id : sortedIds) {
                     read.setLong(1, id);
                     try (ResultSet row = read.executeQuery()) {
-                        if (row.next()) {
-                            stored.put(id, new Plant(row.getString(1), row.getString(2)));
-                        }
+                        readInto(stored, row);
                     }
                 }
             }
             return stored;
-        }
-
-        @Override
-        void apply(Connection connection, Changes changes) throws SQLException {
-            executeBatch(connection, DELETE, changes.deletes(), (delete, id) -> delete.setLong(1, id));
-            executeBatch(connection, UPDATE, changes.updates(), (update, row) -> {
-                update.setString(1, row.plant().name());
-                update.setString(2, row.plant().tag());
-                update.setLong(3, row.id());
-            });
-            executeBatch(connection, INSERT, changes.inserts(), (insert, row) -> {
-                insert.setLong(1, row.id());
-                insert.setString(2, row.plant().name());
-                insert.setString(3, row.plant().tag());
-            });
-        }
-
-        private interface Binder<T> {
-            void bind(PreparedStatement statement, T value) throws SQLException;
-        }
-
-        private <T> void executeBatch(Connection connection, String sql, List<T> values, Binder<T> binder)
-                throws SQLException {
-            if (values.isEmpty()) {
-                return;
-            }
-            try (PreparedStatement statement = prepare(connection, sql)) {
-                for (T value : values) {
-                    binder.bind(statement, value);
-                    statement.addBatch();
-                }
-                statement.executeBatch();
-            }
         }
     }
 }

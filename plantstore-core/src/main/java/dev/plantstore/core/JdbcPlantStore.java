@@ -24,8 +24,8 @@ import javax.sql.DataSource;
 /**
  * {@link PlantStore} on a JDBC database, with group commit: one writer thread takes every create and delete waiting in
  * its queue and runs them in one transaction. It locks the batch's ids in ascending order, reads what they hold,
- * decides each write's outcome in the order the writes were submitted, writes the net change, commits, and only then
- * answers each caller. Under load many writes share one commit (one fsync); alone, a write commits at once.
+ * applies the writes in the order they were submitted, commits, decides each write's outcome from what was read, and
+ * only then answers each caller. Under load many writes share one commit (one fsync); alone, a write commits at once.
  *
  * <p>Every instance on a database takes its locks in the same order, so two instances never deadlock; a transaction
  * the database still rolls back for a deadlock or a serialization failure is run again, within the time-out.
@@ -47,7 +47,6 @@ final class JdbcPlantStore implements PlantStore {
 
     /** The id the health probe writes and removes again in one transaction. */
     private static final long PROBE_ID = Long.MIN_VALUE;
-    private static final long[] PROBE_IDS = {PROBE_ID};
     /** Larger than a database page, so that SQLite must find a free page for it, as a create might have to. */
     private static final Plant PROBE_PLANT = new Plant("plantstore health probe ".repeat(400), null);
 
@@ -62,6 +61,9 @@ final class JdbcPlantStore implements PlantStore {
 
         /** Decides the outcome against {@code rows} as the writes before it in the batch left them, and applies it. */
         T applyTo(Map<Long, Plant> rows);
+
+        /** The write as the database applies it, which changes the table as {@link #applyTo} changes the map. */
+        BatchSql.Op op();
     }
 
     private record Create(NewPlant plant, CompletableFuture<CreateResult> result) implements PlantWrite<CreateResult> {
@@ -80,12 +82,22 @@ final class JdbcPlantStore implements PlantStore {
                     ? new CreateResult.AlreadyStored(stored)
                     : new CreateResult.Duplicate(plant.id());
         }
+
+        @Override
+        public BatchSql.Op op() {
+            return new BatchSql.InsertIfAbsent(plant.id(), plant.plant());
+        }
     }
 
     private record Remove(long id, CompletableFuture<Boolean> result) implements PlantWrite<Boolean> {
         @Override
         public Boolean applyTo(Map<Long, Plant> rows) {
             return rows.remove(id) != null;
+        }
+
+        @Override
+        public BatchSql.Op op() {
+            return new BatchSql.Delete(id);
         }
     }
 
@@ -344,64 +356,30 @@ final class JdbcPlantStore implements PlantStore {
         }
     }
 
-    /** Decides every write's outcome under the locks of the batch's ids, writes the net change and commits. */
+    /**
+     * Commits the writes, then decides each one's outcome from what their ids held before, in the order the writes
+     * were submitted: the same decisions by which the database applied them.
+     */
     private List<Decided<?>> commit(List<PlantWrite<?>> writes) throws SQLException {
         long[] ids = writes.stream().mapToLong(PlantWrite::id).sorted().distinct().toArray();
-        return inTransaction(connection -> {
-            Map<Long, Plant> before = sql.lockAndRead(connection, ids);
-            Map<Long, Plant> after = new HashMap<>(before);
-            List<Decided<?>> decided = new ArrayList<>(writes.size());
-            for (PlantWrite<?> write : writes) {
-                decided.add(Decided.decide(write, after));
-            }
-            var changes = BatchSql.Changes.between(ids, before, after);
-            if (!changes.isEmpty()) {
-                sql.apply(connection, changes);
-            }
-            return decided;
-        });
-    }
-
-    /**
-     * Writes a row and removes it in one committed transaction, which needs what a create needs: a connection, the
-     * table's locks, room on the disk. If a client has created a plant under {@link #PROBE_ID}, the probe leaves it
-     * alone and commits an empty transaction.
-     */
-    private List<Decided<?>> commitProbe() throws SQLException {
-        return inTransaction(connection -> {
-            if (sql.lockAndRead(connection, PROBE_IDS).isEmpty()) {
-                var row = new BatchSql.Row(PROBE_ID, PROBE_PLANT);
-                sql.apply(connection, new BatchSql.Changes(List.of(row), List.of(), List.of()));
-                sql.apply(connection, new BatchSql.Changes(List.of(), List.of(), List.of(PROBE_ID)));
-            }
-            return List.of();
-        });
-    }
-
-    private interface TransactionWork<T> {
-        T run(Connection connection) throws SQLException;
-    }
-
-    private <T> T inTransaction(TransactionWork<T> work) throws SQLException {
+        List<BatchSql.Op> ops = writes.stream().map(PlantWrite::op).toList();
+        Map<Long, Plant> rows;
         try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
-            try {
-                T outcome = work.run(connection);
-                connection.commit();
-                return outcome;
-            } catch (Throwable e) {
-                rollbackQuietly(connection, e);
-                throw e;
-            }
+            rows = new HashMap<>(sql.commit(connection, ids, ops));
         }
+        List<Decided<?>> decided = new ArrayList<>(writes.size());
+        for (PlantWrite<?> write : writes) {
+            decided.add(Decided.decide(write, rows));
+        }
+        return decided;
     }
 
-    private static void rollbackQuietly(Connection connection, Throwable cause) {
-        try {
-            connection.rollback();
-        } catch (SQLException e) {
-            cause.addSuppressed(e);
+    /** If a client has created a plant under {@link #PROBE_ID}, the probe leaves it alone and commits nothing. */
+    private List<Decided<?>> commitProbe() throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            sql.commitProbe(connection, PROBE_ID, PROBE_PLANT);
         }
+        return List.of();
     }
 
     private void failQueued() {

@@ -9,16 +9,19 @@ import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
-/** Counts the statements executed through the connections of a real data source: each is a round trip to a server. */
+/**
+ * Counts the round trips to a server through the connections of a real data source: every statement executed, every
+ * commit and every rollback.
+ */
 final class CountingDataSource {
 
-    private final AtomicInteger executions = new AtomicInteger();
+    private final AtomicInteger roundTrips = new AtomicInteger();
 
-    int executions() {
-        return executions.get();
+    int roundTrips() {
+        return roundTrips.get();
     }
 
-    /** {@code real}, with every {@code execute*} of its statements counted. */
+    /** {@code real}, with every {@code execute*} of its statements, every commit and every rollback counted. */
     DataSource wrap(DataSource real) {
         return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
                 forward(real, (method, result) -> result instanceof Connection connection ? counting(connection) : result));
@@ -26,15 +29,19 @@ final class CountingDataSource {
 
     private Connection counting(Connection real) {
         return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
-                forward(real, (method, result) -> result instanceof PreparedStatement statement
-                        ? countingStatement(statement) : result));
+                forward(real, (method, result) -> {
+                    if (method.getName().equals("commit") || method.getName().equals("rollback")) {
+                        roundTrips.incrementAndGet();
+                    }
+                    return result instanceof PreparedStatement statement ? countingStatement(statement) : result;
+                }));
     }
 
     private PreparedStatement countingStatement(PreparedStatement real) {
         return (PreparedStatement) Proxy.newProxyInstance(PreparedStatement.class.getClassLoader(),
                 new Class<?>[] {PreparedStatement.class}, forward(real, (method, result) -> {
                     if (method.getName().startsWith("execute")) {
-                        executions.incrementAndGet();
+                        roundTrips.incrementAndGet();
                     }
                     return result;
                 }));

@@ -40,6 +40,14 @@ class SqlitePlantStoreTest extends PlantStoreContract {
     }
 
     @Test
+    void writesOfOneIdInOneBatchKeepTheirOrder() throws Exception {
+        var gate = new FaultyDataSource(Databases.sqlite(dir.resolve("batched.db")));
+        try (var batched = PlantStore.jdbc(gate)) {
+            StuckWriter.assertWritesOfOneIdInOneBatchKeepTheirOrder(batched, gate);
+        }
+    }
+
+    @Test
     void theSchemaVersionIsRecorded() throws Exception {
         try (Connection connection = Databases.sqlite(dir.resolve("plants.db")).getConnection();
              Statement statement = connection.createStatement();

@@ -1,11 +1,14 @@
 package dev.plantstore.core;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /** A JDBC store's writer held inside a batch, so that the writes sent meanwhile wait in its queue. */
 final class StuckWriter {
@@ -39,12 +42,73 @@ final class StuckWriter {
             callers.add(caller);
             queued.add(result);
         }
-        // A caller waits with a time-out only once its write is in the queue.
+        awaitQueued(callers);
+        return queued;
+    }
+
+    /** A caller waits with a time-out only once its write is in the queue. */
+    private static void awaitQueued(List<Thread> callers) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (callers.stream().anyMatch(caller -> caller.getState() != Thread.State.TIMED_WAITING)) {
             assertTrue(System.nanoTime() < deadline, "the callers did not start waiting");
             Thread.onSpinWait();
         }
-        return queued;
+    }
+
+    /**
+     * Sends {@code writes} while the writer is stuck, each once the one before it waits in the queue, so that they
+     * reach the writer as one batch in this order; then lets the writer go. Their outcomes, in order.
+     */
+    static List<Object> oneBatchInOrder(PlantStore store, FaultyDataSource gate,
+                                        List<Function<PlantStore, Object>> writes) throws Exception {
+        gate.close();
+        CompletableFuture.supplyAsync(() -> store.create(new NewPlant(-1, "taken by the writer")));
+        gate.awaitWaiter();
+        List<CompletableFuture<Object>> outcomes = new ArrayList<>();
+        for (Function<PlantStore, Object> write : writes) {
+            var outcome = new CompletableFuture<Object>();
+            Thread caller = new Thread(() -> {
+                try {
+                    outcome.complete(write.apply(store));
+                } catch (RuntimeException e) {
+                    outcome.completeExceptionally(e);
+                }
+            });
+            caller.start();
+            awaitQueued(List.of(caller));
+            outcomes.add(outcome);
+        }
+        gate.open();
+        List<Object> results = new ArrayList<>();
+        for (CompletableFuture<Object> outcome : outcomes) {
+            results.add(outcome.get(10, TimeUnit.SECONDS));
+        }
+        return results;
+    }
+
+    /**
+     * Several writes of one id in one batch each see what the writes before them left, whatever the database: the
+     * outcomes and the table are those of the writes applied one at a time.
+     */
+    static void assertWritesOfOneIdInOneBatchKeepTheirOrder(PlantStore store, FaultyDataSource gate) throws Exception {
+        store.create(new NewPlant(8, "Rose"));
+        List<Object> outcomes = oneBatchInOrder(store, gate, List.of(
+                plants -> plants.create(new NewPlant(7, "Fern")),
+                plants -> plants.delete(7),
+                plants -> plants.create(new NewPlant(7, "Moss")),
+                plants -> plants.create(new NewPlant(7, "Moss")),
+                plants -> plants.create(new NewPlant(7, "Fern")),
+                plants -> plants.delete(8),
+                plants -> plants.create(new NewPlant(8, "Tulip"))));
+        assertEquals(List.of(
+                new CreateResult.Created(new Plant("Fern", null)),
+                true,
+                new CreateResult.Created(new Plant("Moss", null)),
+                new CreateResult.AlreadyStored(new Plant("Moss", null)),
+                new CreateResult.Duplicate(7),
+                true,
+                new CreateResult.Created(new Plant("Tulip", null))), outcomes);
+        assertEquals(Optional.of(new Plant("Moss", null)), store.find(7));
+        assertEquals(Optional.of(new Plant("Tulip", null)), store.find(8));
     }
 }
