@@ -3,7 +3,6 @@ package dev.plantstore.http;
 import static dev.plantstore.http.TestApi.BEARER;
 import static dev.plantstore.http.TestApi.assertError;
 import static dev.plantstore.http.TestApi.post;
-import static dev.plantstore.http.TestApi.postRefusedEarly;
 import static dev.plantstore.http.TestApi.withServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -46,9 +45,9 @@ class BodyLimitTest {
     @Test
     void bodyOverTheDefault64KiBWithContentLengthIs413() {
         withServer(TestApi.api(store), (server, client) -> {
-            var response = postRefusedEarly(client, BodyPublishers.ofByteArray(plantOfSize(64 * 1024 + 1)),
-                    request -> request.header("Authorization", BEARER).header("Content-Type", "application/json"));
-            assertError(response, 413);
+            String response = RawHttp.answerBeforeBody(client.getOrigin(),
+                    RawHttp.createHead(64 * 1024 + 1, "Authorization: " + BEARER));
+            RawHttp.assertError(response, 413);
             assertEquals(Optional.empty(), store.find(1));
         });
     }

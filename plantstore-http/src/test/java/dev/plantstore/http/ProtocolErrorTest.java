@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -31,15 +27,8 @@ class ProtocolErrorTest {
         server.close();
     }
 
-    private static String exchange(String request) throws IOException {
-        try (var socket = new Socket("127.0.0.1", server.port())) {
-            socket.setSoTimeout(5_000);
-            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
-            socket.getOutputStream().flush();
-            socket.shutdownOutput();
-            InputStream in = socket.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+    private static String exchange(String request) {
+        return RawHttp.exchange(server.port(), request);
     }
 
     private static void assertJsonError(String response, int status, String reason) {
@@ -49,12 +38,12 @@ class ProtocolErrorTest {
     }
 
     @Test
-    void malformedRequestLineIs400Json() throws IOException {
+    void malformedRequestLineIs400Json() {
         assertJsonError(exchange("GARBAGE\r\n\r\n"), 400, "Bad Request");
     }
 
     @Test
-    void badPercentEncodingInThePathIs400Json() throws IOException {
+    void badPercentEncodingInThePathIs400Json() {
         assertJsonError(exchange("""
                 DELETE /plants/%zz HTTP/1.1\r
                 Host: localhost\r
@@ -63,7 +52,7 @@ class ProtocolErrorTest {
     }
 
     @Test
-    void headersTooLargeIs431Json() throws IOException {
+    void headersTooLargeIs431Json() {
         String response = exchange("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: " + "a".repeat(20_000)
                 + "\r\n\r\n");
         assertJsonError(response, 431, "Request Header Fields Too Large");
@@ -73,7 +62,7 @@ class ProtocolErrorTest {
     @ValueSource(strings = {"/plants/%FF", "/plants/%C0%AF", "/%FF", "/plants/%zz"})
     void badPercentEncodingGetsTheErrorBodySecurityHeadersAndAnAccessLine(String path) {
         String[] response = new String[1];
-        String log = LogCapture.awaiting(List.of(accessLine(" 400")), () -> response[0] = exchangeUnchecked(
+        String log = LogCapture.awaiting(List.of(accessLine(" 400")), () -> response[0] = exchange(
                 "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"));
         assertJsonError(response[0], 400, "Bad Request");
         assertTrue(response[0].contains("\r\nX-Content-Type-Options: nosniff\r\n"), response[0]);
@@ -84,20 +73,12 @@ class ProtocolErrorTest {
     @Test
     void refusedRequestLinesAndHeadersGetAnAccessLine() {
         String log = LogCapture.awaiting(List.of(accessLine(" 505"), accessLine("GET /health 431")), () -> {
-            exchangeUnchecked("GET / HTTP/9.9\r\n\r\n");
-            exchangeUnchecked("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: " + "a".repeat(20_000)
+            exchange("GET / HTTP/9.9\r\n\r\n");
+            exchange("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: " + "a".repeat(20_000)
                     + "\r\n\r\n");
         });
         assertAccessLine(log, " 505");
         assertAccessLine(log, "GET /health 431");
-    }
-
-    private static String exchangeUnchecked(String request) {
-        try {
-            return exchange(request);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     /**
@@ -113,7 +94,7 @@ class ProtocolErrorTest {
     }
 
     @Test
-    void theServerHeaderNamesNoVersion() throws IOException {
+    void theServerHeaderNamesNoVersion() {
         String response = exchange("GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         assertEquals(-1, response.toLowerCase(java.util.Locale.ROOT).indexOf("\r\nserver:"), response);
     }

@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -58,29 +56,12 @@ class SlowBodyTest {
         return socket;
     }
 
-    private static String readUntilClosed(Socket socket) throws IOException {
-        InputStream in = socket.getInputStream();
-        var text = new StringBuilder();
-        byte[] buffer = new byte[4096];
-        try {
-            int read;
-            while ((read = in.read(buffer)) >= 0) {
-                text.append(new String(buffer, 0, read, StandardCharsets.ISO_8859_1));
-            }
-        } catch (SocketTimeoutException e) {
-            throw new AssertionError("connection still open; got: " + text, e);
-        } catch (IOException e) {
-            // A reset after the answer is a close too.
-        }
-        return text.toString();
-    }
-
     @Test
     void aBodyArrivingSteadilyAboveTheMinimumRateIsAccepted() throws Exception {
         // 1,600 bytes over 8 s: twice the minimum rate, like a poor link that keeps going.
         String body = "{\"id\":1,\"name\":\"" + "n".repeat(1_600 - 24) + "\"}";
         try (Socket socket = sendSlowly(body, 100, Duration.ofMillis(500))) {
-            String response = readUntilClosed(socket);
+            String response = RawHttp.readUntilClosed(socket);
             assertTrue(response.startsWith("HTTP/1.1 200 "), response);
         }
     }
@@ -90,7 +71,7 @@ class SlowBodyTest {
         String body = "{\"id\":2,\"name\":\"Fern\"}" + " ".repeat(40);
         long started = System.nanoTime();
         try (Socket socket = sendSlowly(body, 1, Duration.ofSeconds(1))) {
-            String response = readUntilClosed(socket);
+            String response = RawHttp.readUntilClosed(socket);
             assertTrue(response.startsWith("HTTP/1.1 408 "), response);
             assertTrue(response.contains("\r\nConnection: close\r\n"), response);
         }
@@ -107,7 +88,7 @@ class SlowBodyTest {
                 socket.getOutputStream().write(("POST /plants HTTP/1.1\r\nHost: x\r\n" + authorization
                         + "Content-Type: application/json\r\nContent-Length: 20\r\nConnection: close\r\n\r\n")
                         .getBytes(StandardCharsets.US_ASCII));
-                String response = readUntilClosed(socket);
+                String response = RawHttp.readUntilClosed(socket);
                 assertTrue(response.startsWith("HTTP/1.1 401 "), authorization + ": " + response);
             }
         }

@@ -13,7 +13,6 @@ import io.javalin.testtools.JavalinTest;
 import io.javalin.testtools.Response;
 import io.javalin.testtools.TestCase;
 import io.javalin.testtools.TestConfig;
-import java.io.IOException;
 import java.net.http.HttpRequest.BodyPublisher;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.util.List;
@@ -58,24 +57,6 @@ final class TestApi {
 
     static Response post(HttpClient client, BodyPublisher body, UnaryOperator<io.javalin.testtools.Request.Builder> headers) {
         return client.request("/plants", request -> headers.apply(request.post(body)));
-    }
-
-    /**
-     * A POST of a body the server refuses before reading (no token, over the limit). The server answers and closes
-     * with the body unread, and a client still sending can have the connection reset before it reads the answer:
-     * TCP drops what it had received. A client retries that, and so does this, up to three times.
-     */
-    static Response postRefusedEarly(HttpClient client, BodyPublisher body,
-                                     UnaryOperator<io.javalin.testtools.Request.Builder> headers) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return post(client, body, headers);
-            } catch (Exception e) {
-                if (!(e instanceof IOException) || attempt == 3) {
-                    throw e;
-                }
-            }
-        }
     }
 
     static Response delete(HttpClient client, String id) {

@@ -1,0 +1,97 @@
+package dev.plantstore.http;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * HTTP/1.1 over a plain socket, for what a client library hides or cannot do: a request Jetty refuses to parse, a body
+ * that never comes, an answer read before the body is sent.
+ */
+final class RawHttp {
+
+    private static final int ANSWER_TIMEOUT_MILLIS = 20_000;
+
+    private RawHttp() {
+    }
+
+    /** Sends {@code request} as it is, ends the sending side, and reads the answer until the server closes. */
+    static String exchange(int port, String request) {
+        try (var socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(ANSWER_TIMEOUT_MILLIS);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            socket.shutdownOutput();
+            return readUntilClosed(socket);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Sends a request's line and headers, which declare a body, and reads the answer before sending any of the body:
+     * what a client sees of a request the server refuses without reading its body (no token, over the limit). A
+     * client still sending that body could have its connection reset before it read the answer.
+     */
+    static String answerBeforeBody(String origin, String head) {
+        URI server = URI.create(origin);
+        try (var socket = new Socket(server.getHost(), server.getPort())) {
+            socket.setSoTimeout(ANSWER_TIMEOUT_MILLIS);
+            socket.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            return readUntilClosed(socket);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The line and headers of a JSON create that declares {@code contentLength} bytes of body, with {@code headers}. */
+    static String createHead(long contentLength, String... headers) {
+        var head = new StringBuilder("POST /plants HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n");
+        for (String header : headers) {
+            head.append(header).append("\r\n");
+        }
+        return head.append("Content-Length: ").append(contentLength).append("\r\n\r\n").toString();
+    }
+
+    /** Everything the server sends until it closes the connection; fails if it keeps it open past the time-out. */
+    static String readUntilClosed(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        var text = new StringBuilder();
+        byte[] buffer = new byte[4096];
+        try {
+            int read;
+            while ((read = in.read(buffer)) >= 0) {
+                text.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("connection still open; got: " + text, e);
+        } catch (IOException e) {
+            // A reset after the answer is a close too.
+        }
+        return text.toString();
+    }
+
+    /** Asserts the documented Error answer: the status, {@code application/json}, {"error": status, "message": text}. */
+    static void assertError(String response, int status) {
+        assertTrue(response.startsWith("HTTP/1.1 " + status + " "), response);
+        assertTrue(response.contains("\r\nContent-Type: application/json\r\n"), response);
+        JsonNode error;
+        try {
+            error = new ObjectMapper().readTree(response.substring(response.indexOf("\r\n\r\n") + 4));
+        } catch (IOException e) {
+            throw new AssertionError("body is not JSON: " + response, e);
+        }
+        assertTrue(error.size() == 2 && error.path("error").intValue() == status, response);
+        assertFalse(error.path("message").asText().isBlank(), response);
+    }
+}
