@@ -4,6 +4,8 @@ import dev.plantstore.core.TokenVerifier;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import java.util.Optional;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
 
 /**
  * The before-handler that admits a request only with a valid bearer token (RFC 6750). It runs before any body is
@@ -16,6 +18,13 @@ final class BearerAuth implements Handler {
     static final String INVALID_TOKEN_CHALLENGE = CHALLENGE + ", error=\"invalid_token\"";
 
     private static final String SCHEME = "Bearer";
+
+    /**
+     * Set by {@link #admitsAndRemembers} on a request whose {@code Authorization} header it verified, to that header's
+     * value: the handler then need not verify the same token again (hashing it is a few percent of a create's cost).
+     * Only the server sets request attributes; a client cannot.
+     */
+    private static final String VERIFIED_AUTHORIZATION = "plantstore.verifiedAuthorization";
 
     private final TokenVerifier verifier;
     private final Optional<AuthFailureLimiter> limiter;
@@ -37,6 +46,9 @@ final class BearerAuth implements Handler {
         if (authorization == null) {
             throw unauthorized(ctx, CHALLENGE, "Authorization header is required: Bearer <token>");
         }
+        if (authorization.equals(ctx.attribute(VERIFIED_AUTHORIZATION))) {
+            return;
+        }
         if (!isBearer(authorization)) {
             throw unauthorized(ctx, CHALLENGE, "Authorization scheme must be Bearer");
         }
@@ -51,15 +63,20 @@ final class BearerAuth implements Handler {
     }
 
     /**
-     * Whether an {@code Authorization} header value (null when absent) carries a bearer token the verifier accepts:
-     * what {@link #handle} admits, bar the refused-token limit.
+     * Whether {@code request} carries a bearer token the verifier accepts: what {@link #handle} admits, bar the
+     * refused-token limit. A request it admits is marked so that {@link #handle} does not verify its token again.
      */
-    static boolean admits(TokenVerifier verifier, String authorization) {
+    static boolean admitsAndRemembers(TokenVerifier verifier, Request request) {
+        String authorization = request.getHeaders().get(HttpHeader.AUTHORIZATION);
         if (authorization == null || !isBearer(authorization)) {
             return false;
         }
         String token = authorization.substring(SCHEME.length()).strip();
-        return !token.isEmpty() && verifier.verify(token);
+        if (token.isEmpty() || !verifier.verify(token)) {
+            return false;
+        }
+        request.setAttribute(VERIFIED_AUTHORIZATION, authorization);
+        return true;
     }
 
     /** The scheme name is case-insensitive (RFC 9110 section 11.1); one or more spaces follow it. */

@@ -15,7 +15,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
@@ -156,8 +155,8 @@ public final class PlantStoreServer implements AutoCloseable {
                 // id among them) run on the thread Javalin's blocking code needs. Javalin nests itself innermost.
                 var graceful = new GracefulStopHandler();
                 graceful.setHandler(BodyBeforeHandler.around(server.getHandler(), api.maxBodyBytes(),
-                        limits.minBodyBytesPerSecond(), request -> BearerAuth.admits(api.verifier(),
-                                request.getHeaders().get(HttpHeader.AUTHORIZATION))));
+                        limits.minBodyBytesPerSecond(), request -> BearerAuth.admitsAndRemembers(api.verifier(),
+                                request)));
                 server.setHandler(graceful);
             });
             config.requestLogger.http((ctx, millis) ->

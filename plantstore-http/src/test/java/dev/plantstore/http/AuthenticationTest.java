@@ -1,5 +1,6 @@
 package dev.plantstore.http;
 
+import static dev.plantstore.http.TestApi.BEARER;
 import static dev.plantstore.http.TestApi.TOKEN;
 import static dev.plantstore.http.TestApi.assertError;
 import static dev.plantstore.http.TestApi.post;
@@ -10,11 +11,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.TokenVerifier;
 import io.javalin.testtools.HttpClient;
 import io.javalin.testtools.Response;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -92,6 +95,18 @@ class AuthenticationTest {
                     RawHttp.createHead(PlantStoreApi.DEFAULT_MAX_BODY_BYTES + 1));
             RawHttp.assertError(tooLarge, 401);
         });
+    }
+
+    @Test
+    void aCreateHasItsTokenVerifiedOnce() {
+        var verifications = new AtomicInteger();
+        TokenVerifier counting = token -> {
+            verifications.incrementAndGet();
+            return TOKEN.equals(token);
+        };
+        withServer(PlantStoreApi.of(store, counting), (server, client) ->
+                assertEquals(200, createWithAuthorization(client, BEARER).code()));
+        assertEquals(1, verifications.get());
     }
 
     @Test
