@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** A JDBC store's writer held inside a batch, so that the writes sent meanwhile wait in its queue. */
 final class StuckWriter {
@@ -23,27 +24,36 @@ final class StuckWriter {
      */
     static List<CompletableFuture<CreateResult>> queueBehindAStuckBatch(PlantStore store, FaultyDataSource gate,
                                                                       int count) throws InterruptedException {
-        gate.close();
-        CompletableFuture.supplyAsync(() -> store.create(new NewPlant(-1, "taken by the writer")));
-        gate.awaitWaiter();
+        holdTheWriter(store, gate);
         List<CompletableFuture<CreateResult>> queued = new ArrayList<>();
         List<Thread> callers = new ArrayList<>();
         for (int id = 0; id < count; id++) {
             var result = new CompletableFuture<CreateResult>();
             var plant = new NewPlant(id, "queued " + id);
-            Thread caller = new Thread(() -> {
-                try {
-                    result.complete(store.create(plant));
-                } catch (RuntimeException e) {
-                    result.completeExceptionally(e);
-                }
-            });
-            caller.start();
-            callers.add(caller);
+            callers.add(startCaller(() -> store.create(plant), result));
             queued.add(result);
         }
         awaitQueued(callers);
         return queued;
+    }
+
+    private static void holdTheWriter(PlantStore store, FaultyDataSource gate) throws InterruptedException {
+        gate.close();
+        CompletableFuture.supplyAsync(() -> store.create(new NewPlant(-1, "taken by the writer")));
+        gate.awaitWaiter();
+    }
+
+    /** A thread, started, that sends {@code write} and completes {@code outcome} with what it returns or throws. */
+    private static <T> Thread startCaller(Supplier<T> write, CompletableFuture<T> outcome) {
+        Thread caller = new Thread(() -> {
+            try {
+                outcome.complete(write.get());
+            } catch (RuntimeException e) {
+                outcome.completeExceptionally(e);
+            }
+        });
+        caller.start();
+        return caller;
     }
 
     /** A caller waits with a time-out only once its write is in the queue. */
@@ -61,21 +71,11 @@ final class StuckWriter {
      */
     static List<Object> oneBatchInOrder(PlantStore store, FaultyDataSource gate,
                                         List<Function<PlantStore, Object>> writes) throws Exception {
-        gate.close();
-        CompletableFuture.supplyAsync(() -> store.create(new NewPlant(-1, "taken by the writer")));
-        gate.awaitWaiter();
+        holdTheWriter(store, gate);
         List<CompletableFuture<Object>> outcomes = new ArrayList<>();
         for (Function<PlantStore, Object> write : writes) {
             var outcome = new CompletableFuture<Object>();
-            Thread caller = new Thread(() -> {
-                try {
-                    outcome.complete(write.apply(store));
-                } catch (RuntimeException e) {
-                    outcome.completeExceptionally(e);
-                }
-            });
-            caller.start();
-            awaitQueued(List.of(caller));
+            awaitQueued(List.of(startCaller(() -> write.apply(store), outcome)));
             outcomes.add(outcome);
         }
         gate.open();
