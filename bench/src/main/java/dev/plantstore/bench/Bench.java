@@ -2,6 +2,7 @@ package dev.plantstore.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.plantstore.testkit.PlantRequests;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -296,19 +297,20 @@ public final class Bench {
 
     private static void exercise(String url) throws IOException, InterruptedException {
         HttpClient client = HttpClient.newHttpClient();
+        URI plants = URI.create(url + "/plants");
         for (int id = 1; id <= 50; id++) {
-            send(client, HttpRequest.newBuilder(URI.create(url + "/plants"))
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"Plant-0001\",\"tag\":\"fern\"}"))
-                    .header("Content-Type", "application/json"));
-            send(client, HttpRequest.newBuilder(URI.create(url + "/plants/" + id)).DELETE());
-            send(client, HttpRequest.newBuilder(URI.create(url + "/plants/" + id)).DELETE());
-            send(client, HttpRequest.newBuilder(URI.create(url + "/plants")).POST(HttpRequest.BodyPublishers.ofString("{")));
-            send(client, HttpRequest.newBuilder(URI.create(url + "/health")));
+            URI plant = URI.create(url + "/plants/" + id);
+            send(client, PlantRequests.create(plants, TOKEN, PlantRequests.plantJson(id, "Plant-0001", "fern")));
+            send(client, PlantRequests.delete(plant, TOKEN));
+            send(client, PlantRequests.delete(plant, TOKEN));
+            send(client, HttpRequest.newBuilder(plants).header("Authorization", "Bearer " + TOKEN)
+                    .POST(HttpRequest.BodyPublishers.ofString("{")));
+            send(client, HttpRequest.newBuilder(URI.create(url + "/health")).header("Authorization", "Bearer " + TOKEN));
         }
     }
 
     private static void send(HttpClient client, HttpRequest.Builder request) throws IOException, InterruptedException {
-        client.send(request.header("Authorization", "Bearer " + TOKEN).build(), HttpResponse.BodyHandlers.discarding());
+        client.send(request.build(), HttpResponse.BodyHandlers.discarding());
     }
 
     private void measureHeap() throws IOException, InterruptedException {

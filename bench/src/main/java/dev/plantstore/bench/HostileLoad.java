@@ -1,5 +1,6 @@
 package dev.plantstore.bench;
 
+import dev.plantstore.testkit.PlantRequests;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.URI;
@@ -115,11 +116,9 @@ public final class HostileLoad {
         long id = System.nanoTime();
         while (System.nanoTime() < end) {
             id++;
-            failures += time(client, HttpRequest.newBuilder(base.resolve("/plants"))
-                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"Fern\"}")), 200, creates);
-            failures += time(client, HttpRequest.newBuilder(base.resolve("/plants/" + id))
-                    .header("Authorization", "Bearer " + token).DELETE(), 204, deletes);
+            failures += time(client, PlantRequests.create(base.resolve("/plants"), token,
+                    "{\"id\":" + id + ",\"name\":\"Fern\"}"), 200, creates);
+            failures += time(client, PlantRequests.delete(base.resolve("/plants/" + id), token), 204, deletes);
             failures += time(client, HttpRequest.newBuilder(base.resolve("/health")), 200, healths);
         }
         hostile.interrupt();

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.sqlite.DurableSqlite;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -15,8 +16,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteDataSource;
 
 /** The store the server runs on, with whatever it holds open (a file lock, a connection pool), closed together. */
 final class OpenStore implements AutoCloseable {
@@ -118,21 +117,10 @@ final class OpenStore implements AutoCloseable {
     private static HikariDataSource sqlitePool(Path file) {
         var config = new HikariConfig();
         config.setPoolName("plantstore-sqlite");
-        config.setDataSource(sqliteDataSource(file));
+        config.setDataSource(DurableSqlite.dataSource(file));
         config.setMaximumPoolSize(2);
         config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
         return new HikariDataSource(config);
-    }
-
-    /** Every acknowledged write on disk: write-ahead log with a full sync at each commit. */
-    private static SQLiteDataSource sqliteDataSource(Path file) {
-        var config = new SQLiteConfig();
-        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
-        config.setBusyTimeout(5_000);
-        var dataSource = new SQLiteDataSource(config);
-        dataSource.setUrl("jdbc:sqlite:" + file);
-        return dataSource;
     }
 
     private static HikariDataSource postgresPool(StoreSpec.Postgres spec, Map<String, String> env) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.TestPostgres;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -216,9 +217,9 @@ class DurabilityIT {
 
     @Test
     void twoInstancesOnOnePostgresqlShareTheStore() throws Exception {
-        try (var postgres = Postgres.freshSchema();
-             var first = RunningJar.start(dir, ENV, "--store", postgres.storeUrl());
-             var second = RunningJar.start(dir, ENV, "--store", postgres.storeUrl())) {
+        try (var postgres = TestPostgres.freshSchema();
+             var first = RunningJar.start(dir, ENV, "--store", postgres.schemaUrl());
+             var second = RunningJar.start(dir, ENV, "--store", postgres.schemaUrl())) {
             assertEquals(200, create(first, 7));
             assertEquals(409, createAnother(second, 7));
             assertEquals(200, create(second, 7));

@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.TestPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -69,7 +70,7 @@ class HaproxyRollingRestartIT {
     @Test
     void aRollingRestartLosesNothingAndAKilledInstanceIsTakenOutWithinTheCheckInterval() throws Exception {
         requireHaproxy();
-        try (var postgres = Postgres.freshSchema()) {
+        try (var postgres = TestPostgres.freshSchema()) {
             int portA = freePort();
             int portB = freePort();
             int frontend = freePort();
@@ -117,14 +118,14 @@ class HaproxyRollingRestartIT {
         }
     }
 
-    private RunningJar instance(Postgres postgres, int port) throws Exception {
+    private RunningJar instance(TestPostgres postgres, int port) throws Exception {
         return RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--port", Integer.toString(port),
-                "--store", postgres.storeUrl(), "--drain-seconds", Integer.toString(DRAIN_SECONDS),
+                "--store", postgres.schemaUrl(), "--drain-seconds", Integer.toString(DRAIN_SECONDS),
                 "--auth-failure-limit", "0");
     }
 
     /** SIGTERM, wait for the exit, start again on the same port, and wait until HAProxy sends it requests again. */
-    private RunningJar restart(RunningJar jar, Postgres postgres, int port, int stats, String server, Load load)
+    private RunningJar restart(RunningJar jar, TestPostgres postgres, int port, int stats, String server, Load load)
             throws Exception {
         jar.process().destroy();
         assertTrue(jar.process().waitFor(30, TimeUnit.SECONDS), server + " stops");

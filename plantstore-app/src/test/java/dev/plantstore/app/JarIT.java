@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.PlantRequests;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.Socket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -24,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 class JarIT {
 
     private static final String TOKEN = "jar-test-token";
+    /** A plant without a tag: the body of most creates here. */
+    private static final String FERN = "{\"id\":1,\"name\":\"Fern\"}";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @TempDir
@@ -33,27 +35,17 @@ class JarIT {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static HttpRequest.Builder create(RunningJar jar, String token, String json) {
-        return HttpRequest.newBuilder(jar.uri("/plants"))
-                .header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json));
-    }
-
-    private static HttpRequest.Builder delete(RunningJar jar, String token, long id) {
-        return HttpRequest.newBuilder(jar.uri("/plants/" + id)).header("Authorization", "Bearer " + token).DELETE();
-    }
-
     @Test
     void createAndDeleteOverRealHttp() throws Exception {
         try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN))) {
-            var created = send(create(jar, TOKEN, "{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}"));
+            var created = send(PlantRequests.create(jar.uri("/plants"), TOKEN,
+                    PlantRequests.plantJson(1, "Monstera", "aroid")));
             assertEquals(200, created.statusCode());
             assertEquals("{\"name\":\"Monstera\",\"tag\":\"aroid\"}", created.body());
-            assertEquals(409, send(create(jar, TOKEN, "{\"id\":1,\"name\":\"Fern\"}")).statusCode());
-            assertEquals(204, send(delete(jar, TOKEN, 1)).statusCode());
-            assertEquals(404, send(delete(jar, TOKEN, 1)).statusCode());
-            assertEquals(401, send(delete(jar, "wrong", 1)).statusCode());
+            assertEquals(409, send(PlantRequests.create(jar.uri("/plants"), TOKEN, FERN)).statusCode());
+            assertEquals(204, send(PlantRequests.delete(jar.uri("/plants/1"), TOKEN)).statusCode());
+            assertEquals(404, send(PlantRequests.delete(jar.uri("/plants/1"), TOKEN)).statusCode());
+            assertEquals(401, send(PlantRequests.delete(jar.uri("/plants/1"), "wrong")).statusCode());
         }
     }
 
@@ -61,7 +53,7 @@ class JarIT {
     void startupPrintsOneListeningLineAndAccessLinesWithoutTheToken() throws Exception {
         String output;
         try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN))) {
-            send(create(jar, TOKEN, "{\"id\":1,\"name\":\"Fern\"}"));
+            send(PlantRequests.create(jar.uri("/plants"), TOKEN, FERN));
             output = jar.stopAndCollectOutput();
         }
         assertEquals(1, output.lines().filter(line -> line.startsWith("plantstore listening on http://")).count(), output);
@@ -76,7 +68,7 @@ class JarIT {
             String token = jar.generatedToken();
             assertTrue(jar.outputSoFar().contains("curl -i -X POST " + jar.uri("/plants") + " -H 'Authorization: Bearer "
                     + token + "'"), jar.outputSoFar());
-            assertEquals(200, send(create(jar, token, "{\"id\":1,\"name\":\"Fern\"}")).statusCode());
+            assertEquals(200, send(PlantRequests.create(jar.uri("/plants"), token, FERN)).statusCode());
         }
     }
 
@@ -85,7 +77,7 @@ class JarIT {
         Path tokens = Files.writeString(dir.resolve("tokens"), "# ops\nfile-token\n");
         Files.setPosixFilePermissions(tokens, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         try (var jar = RunningJar.start(dir, Map.of(), "--tokens-file", tokens.toString())) {
-            assertEquals(200, send(create(jar, "file-token", "{\"id\":1,\"name\":\"Fern\"}")).statusCode());
+            assertEquals(200, send(PlantRequests.create(jar.uri("/plants"), "file-token", FERN)).statusCode());
             assertFalse(jar.outputSoFar().contains("generated"), jar.outputSoFar());
         }
     }

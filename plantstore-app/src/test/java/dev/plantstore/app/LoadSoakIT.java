@@ -3,8 +3,8 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.PlantRequests;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -66,15 +66,11 @@ class LoadSoakIT {
     }
 
     private HttpRequest.Builder create(RunningJar jar, long id, String name, String token) {
-        return HttpRequest.newBuilder(jar.uri("/plants"))
-                .header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"" + name + "\",\"tag\":\"t\"}"));
+        return PlantRequests.create(jar.uri("/plants"), token, PlantRequests.plantJson(id, name, "t"));
     }
 
     private HttpRequest.Builder delete(RunningJar jar, long id) {
-        return HttpRequest.newBuilder(URI.create(jar.uri("/plants/") + Long.toString(id)))
-                .header("Authorization", "Bearer " + TOKEN).DELETE();
+        return PlantRequests.delete(jar.uri("/plants/" + id), TOKEN);
     }
 
     /**
@@ -108,8 +104,7 @@ class LoadSoakIT {
                 deleted.add(previous);
             }
         } else if (kind == 7) {
-            send(jar, HttpRequest.newBuilder(jar.uri("/plants")).header("Authorization", "Bearer " + TOKEN)
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"id\":")));
+            send(jar, PlantRequests.create(jar.uri("/plants"), TOKEN, "{\"id\":"));
         } else if (kind == 8) {
             send(jar, create(jar, id, "wrong-token"));
         } else {

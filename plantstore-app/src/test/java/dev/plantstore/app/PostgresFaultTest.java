@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
+import dev.plantstore.testkit.TestPostgres;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,7 +27,7 @@ class PostgresFaultTest {
     /** The store's own time-out plus slack for the pool's connection time-out and the machine. */
     private static final Duration BOUND = Duration.ofSeconds(8);
 
-    private Postgres postgres;
+    private TestPostgres postgres;
     private TcpProxy proxy;
     private OpenStore store;
     private PlantStoreServer server;
@@ -34,9 +35,9 @@ class PostgresFaultTest {
 
     @BeforeEach
     void start() throws Exception {
-        postgres = Postgres.freshSchema();
+        postgres = TestPostgres.freshSchema();
         proxy = new TcpProxy(postgres.host(), postgres.port());
-        store = OpenStore.open(new StoreSpec.Postgres(postgres.storeUrlThrough(proxy)), Map.of());
+        store = OpenStore.open(new StoreSpec.Postgres(postgres.schemaUrlThrough(proxy.port())), Map.of());
         var api = PlantStoreApi.of(store.store(), TokenVerifier.staticTokens(List.of(TOKEN)));
         server = PlantStoreServer.start(api, "127.0.0.1", 0);
     }

@@ -3,6 +3,7 @@ package dev.plantstore.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.sqlite.DurableSqlite;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,8 +29,8 @@ class CommitListenerTest {
         var commits = new ConcurrentLinkedQueue<Commit>();
         int clients = 8;
         int writesPerClient = 50;
-        try (PlantStore store = PlantStore.jdbc(Databases.sqlite(dir.resolve("plants.db")), Duration.ofSeconds(5),
-                (writes, nanos) -> commits.add(new Commit(writes, nanos)))) {
+        try (PlantStore store = PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")),
+                Duration.ofSeconds(5), (writes, nanos) -> commits.add(new Commit(writes, nanos)))) {
             ExecutorService pool = Executors.newFixedThreadPool(clients);
             try {
                 List<Future<?>> done = new ArrayList<>();
@@ -59,7 +60,7 @@ class CommitListenerTest {
         CommitListener broken = (writes, nanos) -> {
             throw new IllegalStateException("a broken metrics registry");
         };
-        try (PlantStore store = PlantStore.jdbc(Databases.sqlite(dir.resolve("plants.db")), broken)) {
+        try (PlantStore store = PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")), broken)) {
             assertEquals(new CreateResult.Created(new Plant("Fern", null)), store.create(new NewPlant(1, "Fern")));
             assertTrue(store.isAvailable());
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.sqlite.DurableSqlite;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +27,7 @@ class GroupCommitWriterTest {
 
     @Test
     void anErrorFailsOnlyItsBatchAndTheWriterGoesOn() {
-        var dataSource = new FaultyDataSource(Databases.sqlite(dir.resolve("plants.db")));
+        var dataSource = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("plants.db")));
         try (PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT)) {
             var injected = new LinkageError("injected into the writer");
             dataSource.failNextWith(injected);
@@ -39,7 +40,7 @@ class GroupCommitWriterTest {
 
     @Test
     void interruptingTheWriterFailsEveryQueuedWriteAtOnceAndTheStoreReportsItself() throws Exception {
-        var dataSource = new FaultyDataSource(Databases.sqlite(dir.resolve("plants.db")));
+        var dataSource = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("plants.db")));
         try (PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT)) {
             List<CompletableFuture<CreateResult>> queued = StuckWriter.queueBehindAStuckBatch(store, dataSource, 3);
             writerThread().interrupt();
@@ -54,7 +55,7 @@ class GroupCommitWriterTest {
 
     @Test
     void closeFailsEveryQueuedWriteAtOnce() throws Exception {
-        var dataSource = new FaultyDataSource(Databases.sqlite(dir.resolve("plants.db")));
+        var dataSource = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("plants.db")));
         PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT);
         List<CompletableFuture<CreateResult>> queued = StuckWriter.queueBehindAStuckBatch(store, dataSource, 3);
         var closing = CompletableFuture.runAsync(store::close);

@@ -3,6 +3,7 @@ package dev.plantstore.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.TestPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -30,16 +31,18 @@ class PostgresContentionTest {
     private static final int SHARED_IDS = 200;
     private static final long SECONDS = Long.getLong("plantstore.contention.seconds", 8);
 
-    private String schema;
+    private TestPostgres postgres;
 
     @BeforeEach
     void createSchema() {
-        schema = Databases.newPostgresSchema();
+        postgres = TestPostgres.freshSchema();
     }
 
     @AfterEach
     void dropSchema() {
-        Databases.dropPostgresSchema(schema);
+        if (postgres != null) {
+            postgres.close();
+        }
     }
 
     @Test
@@ -47,8 +50,8 @@ class PostgresContentionTest {
         long deadlocksBefore = deadlocks();
         var failures = new AtomicLong();
         var operations = new AtomicLong();
-        try (PlantStore first = PlantStore.jdbc(Databases.postgres(Databases.postgresUrl(), schema));
-             PlantStore second = PlantStore.jdbc(Databases.postgres(Databases.postgresUrl(), schema))) {
+        try (PlantStore first = PlantStore.jdbc(Databases.postgres(postgres));
+             PlantStore second = PlantStore.jdbc(Databases.postgres(postgres))) {
             ExecutorService clients = Executors.newFixedThreadPool(2 * CLIENTS_PER_INSTANCE);
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
             List<Future<?>> running = new ArrayList<>();
@@ -86,7 +89,7 @@ class PostgresContentionTest {
 
     /** PostgreSQL's count of deadlocks detected in the test database since its statistics were reset. */
     private static long deadlocks() throws Exception {
-        try (Connection connection = DriverManager.getConnection(Databases.postgresUrl());
+        try (Connection connection = DriverManager.getConnection(TestPostgres.url());
              Statement statement = connection.createStatement();
              ResultSet row = statement.executeQuery(
                      "SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")) {

@@ -3,6 +3,7 @@ package dev.plantstore.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.TestPostgres;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -11,12 +12,12 @@ import org.junit.jupiter.api.Test;
 
 class PostgresPlantStoreTest extends PlantStoreContract {
 
-    private String schema;
+    private TestPostgres postgres;
 
     @Override
     protected PlantStore newStore() {
-        schema = Databases.newPostgresSchema();
-        return PlantStore.jdbc(Databases.postgres(Databases.postgresUrl(), schema));
+        postgres = TestPostgres.freshSchema();
+        return PlantStore.jdbc(Databases.postgres(postgres));
     }
 
     @Override
@@ -26,15 +27,15 @@ class PostgresPlantStoreTest extends PlantStoreContract {
 
     @AfterEach
     void dropSchema() {
-        if (schema != null) {
-            Databases.dropPostgresSchema(schema);
+        if (postgres != null) {
+            postgres.close();
         }
     }
 
     @Test
     void aBatchIsOneRoundTripWhateverItsSize() throws Exception {
         var counting = new CountingDataSource();
-        var gate = new FaultyDataSource(counting.wrap(Databases.postgres(Databases.postgresUrl(), schema)));
+        var gate = new FaultyDataSource(counting.wrap(Databases.postgres(postgres)));
         try (var batched = PlantStore.jdbc(gate)) {
             List<CompletableFuture<CreateResult>> queued = StuckWriter.queueBehindAStuckBatch(batched, gate, 50);
             int before = counting.roundTrips();
@@ -49,7 +50,7 @@ class PostgresPlantStoreTest extends PlantStoreContract {
 
     @Test
     void writesOfOneIdInOneBatchKeepTheirOrder() throws Exception {
-        var gate = new FaultyDataSource(Databases.postgres(Databases.postgresUrl(), schema));
+        var gate = new FaultyDataSource(Databases.postgres(postgres));
         try (var batched = PlantStore.jdbc(gate)) {
             StuckWriter.assertWritesOfOneIdInOneBatchKeepTheirOrder(batched, gate);
         }
@@ -57,7 +58,7 @@ class PostgresPlantStoreTest extends PlantStoreContract {
 
     @Test
     void twoStoresOnOneDatabaseSeeEachOthersWrites() {
-        try (var other = PlantStore.jdbc(Databases.postgres(Databases.postgresUrl(), schema))) {
+        try (var other = PlantStore.jdbc(Databases.postgres(postgres))) {
             store.create(new NewPlant(1, "Fern"));
             assertEquals(new CreateResult.Duplicate(1), other.create(new NewPlant(1, "Moss")));
             assertEquals(true, other.delete(1));

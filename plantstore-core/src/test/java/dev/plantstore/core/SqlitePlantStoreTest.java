@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.sqlite.DurableSqlite;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -19,7 +20,7 @@ class SqlitePlantStoreTest extends PlantStoreContract {
 
     @Override
     protected PlantStore newStore() {
-        return PlantStore.jdbc(Databases.sqlite(dir.resolve("plants.db")));
+        return PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")));
     }
 
     @Override
@@ -33,7 +34,7 @@ class SqlitePlantStoreTest extends PlantStoreContract {
         store.create(new NewPlant(2, "Moss"));
         store.delete(2);
         store.close();
-        try (var reopened = PlantStore.jdbc(Databases.sqlite(dir.resolve("plants.db")))) {
+        try (var reopened = PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")))) {
             assertEquals(Optional.of(new Plant("Fern", "pteridophyte")), reopened.find(1));
             assertEquals(Optional.empty(), reopened.find(2));
         }
@@ -41,7 +42,7 @@ class SqlitePlantStoreTest extends PlantStoreContract {
 
     @Test
     void writesOfOneIdInOneBatchKeepTheirOrder() throws Exception {
-        var gate = new FaultyDataSource(Databases.sqlite(dir.resolve("batched.db")));
+        var gate = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("batched.db")));
         try (var batched = PlantStore.jdbc(gate)) {
             StuckWriter.assertWritesOfOneIdInOneBatchKeepTheirOrder(batched, gate);
         }
@@ -49,7 +50,7 @@ class SqlitePlantStoreTest extends PlantStoreContract {
 
     @Test
     void theSchemaVersionIsRecorded() throws Exception {
-        try (Connection connection = Databases.sqlite(dir.resolve("plants.db")).getConnection();
+        try (Connection connection = DurableSqlite.dataSource(dir.resolve("plants.db")).getConnection();
              Statement statement = connection.createStatement();
              ResultSet row = statement.executeQuery("SELECT version FROM plantstore_schema")) {
             assertTrue(row.next());
@@ -60,12 +61,12 @@ class SqlitePlantStoreTest extends PlantStoreContract {
     @Test
     void aDatabaseOfANewerSchemaIsRefused() throws Exception {
         store.close();
-        try (Connection connection = Databases.sqlite(dir.resolve("plants.db")).getConnection();
+        try (Connection connection = DurableSqlite.dataSource(dir.resolve("plants.db")).getConnection();
              Statement statement = connection.createStatement()) {
             statement.execute("UPDATE plantstore_schema SET version = " + (Schema.VERSION + 1));
         }
         var e = assertThrows(StoreUnavailableException.class,
-                () -> PlantStore.jdbc(Databases.sqlite(dir.resolve("plants.db"))));
+                () -> PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db"))));
         assertTrue(e.getMessage().contains("newer than this release's " + Schema.VERSION), e.getMessage());
     }
 

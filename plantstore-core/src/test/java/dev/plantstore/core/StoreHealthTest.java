@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.sqlite.DurableSqlite;
+import dev.plantstore.testkit.TestPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,7 +30,7 @@ class StoreHealthTest {
 
     @Test
     void aFullDiskMakesTheStoreUnavailableUntilThereIsRoomAgain() throws Exception {
-        var dataSource = (SQLiteDataSource) Databases.sqlite(dir.resolve("plants.db"));
+        var dataSource = DurableSqlite.dataSource(dir.resolve("plants.db"));
         try (PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT)) {
             store.create(new NewPlant(1, "Fern"));
             dataSource.setMaxPageCount(pageCount(dataSource));
@@ -50,13 +52,13 @@ class StoreHealthTest {
 
     @Test
     void aTableLockHeldPastTheTimeOutMakesTheStoreUnavailableUntilItIsReleased() throws Exception {
-        String schema = Databases.newPostgresSchema();
-        try (PlantStore store = PlantStore.jdbc(Databases.postgres(Databases.postgresUrl(), schema), STORE_TIMEOUT);
-             Connection locker = DriverManager.getConnection(Databases.postgresUrl())) {
+        try (TestPostgres postgres = TestPostgres.freshSchema();
+             PlantStore store = PlantStore.jdbc(Databases.postgres(postgres), STORE_TIMEOUT);
+             Connection locker = DriverManager.getConnection(postgres.databaseUrl())) {
             assertTrue(store.isAvailable());
             locker.setAutoCommit(false);
             try (Statement lock = locker.createStatement()) {
-                lock.execute("LOCK TABLE " + schema + ".plants IN ACCESS EXCLUSIVE MODE");
+                lock.execute("LOCK TABLE " + postgres.schema() + ".plants IN ACCESS EXCLUSIVE MODE");
             }
             var blocked = CompletableFuture.supplyAsync(() -> store.create(new NewPlant(1, "Fern")));
             var failure = assertThrows(Exception.class, () -> blocked.get(STORE_TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS));
@@ -66,14 +68,12 @@ class StoreHealthTest {
             locker.rollback();
             awaitTrue(store::isAvailable, "available once the lock is released");
             assertEquals(new CreateResult.Created(new Plant("Moss", null)), store.create(new NewPlant(2, "Moss")));
-        } finally {
-            Databases.dropPostgresSchema(schema);
         }
     }
 
     @Test
     void aDatabaseThatCannotBeReachedMakesTheStoreUnavailable() throws Exception {
-        var dataSource = new FaultyDataSource(Databases.sqlite(dir.resolve("plants.db")));
+        var dataSource = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("plants.db")));
         try (PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT)) {
             dataSource.failNextWith(new java.sql.SQLException("connection refused"));
             assertFalse(store.isAvailable());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.plantstore.sqlite.DurableSqlite;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -60,7 +61,7 @@ class StoreModelFuzzTest {
     @FuzzTest
     void sqliteStoreBehavesAsAMap(FuzzedDataProvider data) throws IOException {
         Path dir = Files.createTempDirectory("plantstore-model");
-        try (PlantStore store = PlantStore.jdbc(Databases.sqlite(dir.resolve("plants.db")))) {
+        try (PlantStore store = PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")))) {
             runAgainstTheModel(data, store);
         } finally {
             try (var files = Files.list(dir)) {

@@ -1,0 +1,30 @@
+package dev.plantstore.sqlite;
+
+import java.nio.file.Path;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * The SQLite settings the server runs with. Internal to this project, not part of the library: it is here, in a
+ * module of its own, so that plantstore-core's tests of the JDBC store run on exactly the server's settings (the
+ * core library has no driver, and its tests cannot depend on the server).
+ */
+public final class DurableSqlite {
+
+    private DurableSqlite() {
+    }
+
+    /**
+     * Every acknowledged write on disk: write-ahead log with a full sync at each commit; a writer finding the file
+     * locked waits up to 5 s rather than failing at once.
+     */
+    public static SQLiteDataSource dataSource(Path file) {
+        var config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        config.setBusyTimeout(5_000);
+        var dataSource = new SQLiteDataSource(config);
+        dataSource.setUrl("jdbc:sqlite:" + file);
+        return dataSource;
+    }
+}
