@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.RequiredTools;
 import dev.plantstore.testkit.TestPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -21,7 +22,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,15 +56,7 @@ class HaproxyRollingRestartIT {
     }
 
     private static void requireHaproxy() {
-        boolean installed = Files.isExecutable(HAPROXY);
-        if (!installed && "required".equals(System.getenv(REQUIRED_VARIABLE))) {
-            throw new AssertionError(REQUIRED_VARIABLE + "=required but " + HAPROXY
-                    + " is missing (Debian package haproxy)");
-        }
-        if (!installed) {
-            System.err.println("HAProxy test skipped: Debian's haproxy is not installed");
-        }
-        Assumptions.assumeTrue(installed, "haproxy is not installed");
+        RequiredTools.require("HAProxy test", REQUIRED_VARIABLE, Map.of(HAPROXY, "haproxy"));
     }
 
     @Test

@@ -5,18 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.testkit.RequiredTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A person on /docs: Debian's headless Chromium loads Swagger UI, authorises with a token, creates a plant through the
- * page, and the plant is in the store. Skipped, saying so, where Chromium is not installed; {@code .ci/run} installs
- * it and sets {@value #REQUIRED_VARIABLE}, so under CI the test runs or fails.
+ * page, and the plant is in the store. Skipped, naming what is missing, where Chromium or its driver is not installed;
+ * {@code .ci/run} installs both and sets {@value #REQUIRED_VARIABLE}, so under CI the test runs or fails.
  */
 class DocsBrowserTest {
 
@@ -26,15 +27,8 @@ class DocsBrowserTest {
     Path profile;
 
     private static void requireBrowser() {
-        boolean installed = Files.isExecutable(WebDriver.CHROMIUM) && Files.isExecutable(WebDriver.CHROMEDRIVER);
-        if (!installed && "required".equals(System.getenv(REQUIRED_VARIABLE))) {
-            throw new AssertionError(REQUIRED_VARIABLE + "=required but " + WebDriver.CHROMIUM + " or "
-                    + WebDriver.CHROMEDRIVER + " is missing (Debian packages chromium and chromium-driver)");
-        }
-        if (!installed) {
-            System.err.println("Browser test skipped: Debian's chromium and chromium-driver are not installed");
-        }
-        Assumptions.assumeTrue(installed, "chromium and chromium-driver are not installed");
+        RequiredTools.require("Browser test", REQUIRED_VARIABLE,
+                Map.of(WebDriver.CHROMIUM, "chromium", WebDriver.CHROMEDRIVER, "chromium-driver"));
     }
 
     @Test
