@@ -37,6 +37,14 @@ class LoadSoakIT {
 
     static final int DEFAULT_SECONDS = 15;
     private static final int CLIENTS = 64;
+    /**
+     * How many more threads the server may have after the run than after the warm-up. Only the server's threads are
+     * counted (the clients' live in this JVM). The warm-up drives the same 64 clients, so Jetty's pool has already
+     * grown to what they need, and its idle threads live 60 s, longer than the wait before the count; what may still
+     * differ is a little more peak concurrency in the longer run and the JVM's own compiler and GC threads, which come
+     * and go with load: a few (90 -> 94 measured). A leak of one thread per client adds 64, four times this bound.
+     */
+    private static final int THREAD_GROWTH_ALLOWED = CLIENTS / 4;
     private static final String TOKEN = "soak-token";
     /** G1's line of {@code jcmd GC.heap_info}; JDK 17 prints "total NK, used NK", later ones add reserved and committed. */
     private static final Pattern HEAP_USED = Pattern.compile("garbage-first heap .*?, used (\\d+)K");
@@ -183,7 +191,8 @@ class LoadSoakIT {
             long boundKiB = 32 * 1024 + present.size() / 2;
             assertTrue(heapAfter - heapBefore < boundKiB, "heap grew " + (heapAfter - heapBefore) + " KiB; bound "
                     + boundKiB + " KiB (32 MiB + 512 bytes per plant held)");
-            assertTrue(threadsAfter <= threadsBefore + CLIENTS, "threads " + threadsBefore + " -> " + threadsAfter);
+            assertTrue(threadsAfter <= threadsBefore + THREAD_GROWTH_ALLOWED, "threads " + threadsBefore + " -> "
+                    + threadsAfter + "; bound +" + THREAD_GROWTH_ALLOWED);
             assertTrue(fdsAfter <= fdsBefore + 8, "file descriptors " + fdsBefore + " -> " + fdsAfter);
 
             assertStoreHoldsExactlyTheAcknowledged(jar);
