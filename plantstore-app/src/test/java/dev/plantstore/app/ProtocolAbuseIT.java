@@ -3,10 +3,9 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -60,26 +59,6 @@ class ProtocolAbuseIT {
         socket.getOutputStream().flush();
     }
 
-    /** Everything the server sends until it closes the connection; fails if that takes longer than the bound. */
-    private static String readUntilClosed(Socket socket) throws IOException {
-        long started = System.nanoTime();
-        InputStream in = socket.getInputStream();
-        var text = new StringBuilder();
-        byte[] buffer = new byte[8192];
-        try {
-            int read;
-            while ((read = in.read(buffer)) >= 0) {
-                text.append(new String(buffer, 0, read, StandardCharsets.ISO_8859_1));
-            }
-        } catch (SocketTimeoutException e) {
-            throw new AssertionError("connection still open after " + BOUND.toSeconds() + " s; got: " + text, e);
-        } catch (IOException e) {
-            // A reset is a close too.
-        }
-        assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(BOUND) < 0);
-        return text.toString();
-    }
-
     private static void assertOthersAreServed() throws Exception {
         var health = HttpRequest.newBuilder(jar.uri("/health")).timeout(Duration.ofSeconds(5)).build();
         assertEquals(200, HTTP.send(health, HttpResponse.BodyHandlers.discarding()).statusCode());
@@ -96,7 +75,7 @@ class ProtocolAbuseIT {
     void oversizedHeaderIs431() throws Exception {
         try (var socket = connect()) {
             write(socket, "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(64 * 1024) + "\r\n\r\n");
-            assertStatusOrClosed(readUntilClosed(socket), "431");
+            assertStatusOrClosed(Sockets.readUntilClosed(socket, BOUND), "431");
         }
         assertOthersAreServed();
     }
@@ -109,7 +88,7 @@ class ProtocolAbuseIT {
         }
         try (var socket = connect()) {
             write(socket, request + "\r\n");
-            assertStatusOrClosed(readUntilClosed(socket), "431");
+            assertStatusOrClosed(Sockets.readUntilClosed(socket, BOUND), "431");
         }
         assertOthersAreServed();
     }
@@ -121,7 +100,7 @@ class ProtocolAbuseIT {
             try (var socket = connect()) {
                 write(socket, line);
                 socket.shutdownOutput();
-                String response = readUntilClosed(socket);
+                String response = Sockets.readUntilClosed(socket, BOUND);
                 assertTrue(response.isEmpty() || response.matches("(?s)HTTP/1\\.1 (400|505) .*"), line + " -> " + response);
             }
         }
@@ -133,7 +112,7 @@ class ProtocolAbuseIT {
         try (var socket = connect()) {
             write(socket, "POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN + "\r\n");
             assertOthersAreServed();
-            assertStatusOrClosed(readUntilClosed(socket), "408");
+            assertStatusOrClosed(Sockets.readUntilClosed(socket, BOUND), "408");
         }
     }
 
@@ -143,7 +122,7 @@ class ProtocolAbuseIT {
             write(socket, "POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN
                     + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"id\":1,");
             assertOthersAreServed();
-            String response = readUntilClosed(socket);
+            String response = Sockets.readUntilClosed(socket, BOUND);
             assertTrue(response.startsWith("HTTP/1.1 408 "), response);
             assertTrue(response.endsWith("{\"error\":408,\"message\":\"request body did not arrive in time\"}"), response);
         }
@@ -174,7 +153,7 @@ class ProtocolAbuseIT {
             String again = "DELETE /plants/77 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN
                     + "\r\nConnection: close\r\n\r\n";
             write(socket, create + delete + again);
-            String responses = readUntilClosed(socket);
+            String responses = Sockets.readUntilClosed(socket, BOUND);
             int ok = responses.indexOf("HTTP/1.1 200 ");
             int deleted = responses.indexOf("HTTP/1.1 204 ");
             int missing = responses.indexOf("HTTP/1.1 404 ");
@@ -192,7 +171,7 @@ class ProtocolAbuseIT {
             }
             request.append("0\r\n\r\n");
             write(socket, request.toString());
-            String response = readUntilClosed(socket);
+            String response = Sockets.readUntilClosed(socket, BOUND);
             assertTrue(response.startsWith("HTTP/1.1 413 "), response);
         }
         assertOthersAreServed();

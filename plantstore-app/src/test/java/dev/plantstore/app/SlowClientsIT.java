@@ -3,10 +3,9 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -110,26 +109,8 @@ class SlowClientsIT {
         }
 
         // Grace (5 s) plus a trickle (5 s) plus slack: too slow for 256 bytes/s, so 408 and closed.
-        String cutOff = readUntilClosed(trickling.get(0), Duration.ofSeconds(25));
+        String cutOff = Sockets.readUntilClosed(trickling.get(0), Duration.ofSeconds(25));
         assertTrue(cutOff.startsWith("HTTP/1.1 408 "), cutOff);
         assertTrue(cutOff.endsWith("{\"error\":408,\"message\":\"request body did not arrive in time\"}"), cutOff);
-    }
-
-    private static String readUntilClosed(Socket socket, Duration bound) throws IOException {
-        socket.setSoTimeout((int) bound.toMillis());
-        InputStream in = socket.getInputStream();
-        var text = new StringBuilder();
-        byte[] buffer = new byte[4096];
-        try {
-            int read;
-            while ((read = in.read(buffer)) >= 0) {
-                text.append(new String(buffer, 0, read, StandardCharsets.ISO_8859_1));
-            }
-        } catch (SocketTimeoutException e) {
-            throw new AssertionError("still open after " + bound.toSeconds() + " s; got: " + text, e);
-        } catch (IOException e) {
-            // A reset after the answer is a close too.
-        }
-        return text.toString();
     }
 }

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 /**
  * HTTP/1.1 over a plain socket, for what a client library hides or cannot do: a request Jetty refuses to parse, a body
@@ -19,7 +19,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class RawHttp {
 
-    private static final int ANSWER_TIMEOUT_MILLIS = 20_000;
+    private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(20);
 
     private RawHttp() {
     }
@@ -27,11 +27,10 @@ final class RawHttp {
     /** Sends {@code request} as it is, ends the sending side, and reads the answer until the server closes. */
     static String exchange(int port, String request) {
         try (var socket = new Socket("127.0.0.1", port)) {
-            socket.setSoTimeout(ANSWER_TIMEOUT_MILLIS);
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();
             socket.shutdownOutput();
-            return readUntilClosed(socket);
+            return Sockets.readUntilClosed(socket, ANSWER_TIMEOUT);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -45,10 +44,9 @@ final class RawHttp {
     static String answerBeforeBody(String origin, String head) {
         URI server = URI.create(origin);
         try (var socket = new Socket(server.getHost(), server.getPort())) {
-            socket.setSoTimeout(ANSWER_TIMEOUT_MILLIS);
             socket.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();
-            return readUntilClosed(socket);
+            return Sockets.readUntilClosed(socket, ANSWER_TIMEOUT);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -61,24 +59,6 @@ final class RawHttp {
             head.append(header).append("\r\n");
         }
         return head.append("Content-Length: ").append(contentLength).append("\r\n\r\n").toString();
-    }
-
-    /** Everything the server sends until it closes the connection; fails if it keeps it open past the time-out. */
-    static String readUntilClosed(Socket socket) throws IOException {
-        InputStream in = socket.getInputStream();
-        var text = new StringBuilder();
-        byte[] buffer = new byte[4096];
-        try {
-            int read;
-            while ((read = in.read(buffer)) >= 0) {
-                text.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
-            }
-        } catch (SocketTimeoutException e) {
-            throw new AssertionError("connection still open; got: " + text, e);
-        } catch (IOException e) {
-            // A reset after the answer is a close too.
-        }
-        return text.toString();
     }
 
     /** Asserts the documented Error answer: the status, {@code application/json}, {"error": status, "message": text}. */

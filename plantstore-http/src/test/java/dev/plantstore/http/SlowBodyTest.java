@@ -3,6 +3,7 @@ package dev.plantstore.http;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -61,7 +62,7 @@ class SlowBodyTest {
         // 1,600 bytes over 8 s: twice the minimum rate, like a poor link that keeps going.
         String body = "{\"id\":1,\"name\":\"" + "n".repeat(1_600 - 24) + "\"}";
         try (Socket socket = sendSlowly(body, 100, Duration.ofMillis(500))) {
-            String response = RawHttp.readUntilClosed(socket);
+            String response = Sockets.readUntilClosed(socket, Duration.ofSeconds(20));
             assertTrue(response.startsWith("HTTP/1.1 200 "), response);
         }
     }
@@ -71,7 +72,7 @@ class SlowBodyTest {
         String body = "{\"id\":2,\"name\":\"Fern\"}" + " ".repeat(40);
         long started = System.nanoTime();
         try (Socket socket = sendSlowly(body, 1, Duration.ofSeconds(1))) {
-            String response = RawHttp.readUntilClosed(socket);
+            String response = Sockets.readUntilClosed(socket, Duration.ofSeconds(20));
             assertTrue(response.startsWith("HTTP/1.1 408 "), response);
             assertTrue(response.contains("\r\nConnection: close\r\n"), response);
         }
@@ -88,7 +89,7 @@ class SlowBodyTest {
                 socket.getOutputStream().write(("POST /plants HTTP/1.1\r\nHost: x\r\n" + authorization
                         + "Content-Type: application/json\r\nContent-Length: 20\r\nConnection: close\r\n\r\n")
                         .getBytes(StandardCharsets.US_ASCII));
-                String response = RawHttp.readUntilClosed(socket);
+                String response = Sockets.readUntilClosed(socket, Duration.ofSeconds(20));
                 assertTrue(response.startsWith("HTTP/1.1 401 "), authorization + ": " + response);
             }
         }
