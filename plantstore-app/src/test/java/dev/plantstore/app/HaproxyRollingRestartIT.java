@@ -51,8 +51,7 @@ class HaproxyRollingRestartIT {
     @TempDir
     Path dir;
 
-    /** An answer that was not the one the store's state called for, or no answer at all. */
-    /** A request that was not answered as the store's state calls for, and when it was sent. */
+    /** An answer that was not the one the store's state called for, or no answer at all; and when it was asked. */
     private record Failure(String request, String outcome, long sentNanos) {
     }
 
