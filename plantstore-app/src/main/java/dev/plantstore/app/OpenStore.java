@@ -69,7 +69,11 @@ final class OpenStore implements AutoCloseable {
             throw e;
         } catch (RuntimeException e) {
             closeAll(resources);
-            throw new StartupException("cannot open store " + describe(spec) + ": " + Failures.rootMessage(e));
+            String reason = Failures.rootMessage(e);
+            if (spec instanceof StoreSpec.Postgres postgres) {
+                reason = postgres.masked(reason);
+            }
+            throw new StartupException("cannot open store " + describe(spec) + ": " + reason);
         }
     }
 

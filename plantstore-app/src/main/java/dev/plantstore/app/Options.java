@@ -44,7 +44,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
               --host HOST             address to listen on (PLANTSTORE_HOST, default 0.0.0.0)
               --port PORT             port to listen on, 0 for any free port (PLANTSTORE_PORT, default 8080)
               --max-body-bytes N      largest request body accepted (PLANTSTORE_MAX_BODY_BYTES, default 65536)
-              --tokens-file FILE      bearer tokens, one per line, # starts a comment (PLANTSTORE_TOKENS_FILE)
+              --tokens-file FILE      bearer tokens, one per line; lines starting with # are comments
+                                      (PLANTSTORE_TOKENS_FILE)
               --store STORE           where plants are kept (PLANTSTORE_STORE, default sqlite:plantstore.db):
                                         memory                  in this process only, gone on exit
                                         sqlite:PATH             a SQLite file, every acknowledged write on disk

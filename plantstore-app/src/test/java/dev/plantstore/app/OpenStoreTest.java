@@ -1,0 +1,23 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** A store that cannot be opened is one clear line, and that line never holds a password. */
+class OpenStoreTest {
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"jdbc:postgresql://app:hunter2@127.0.0.1:1/plants",
+            "jdbc:postgresql://127.0.0.1:1/plants?user=app&password=hunter2&sslpassword=hunter2"})
+    void anUnreachableDatabaseIsReportedWithoutItsPassword(String url) {
+        var failure = assertThrows(StartupException.class, () -> OpenStore.open(new StoreSpec.Postgres(url), Map.of()));
+        assertTrue(failure.getMessage().startsWith("cannot open store jdbc:postgresql://127.0.0.1:1/plants: "),
+                failure.getMessage());
+        assertFalse(failure.getMessage().contains("hunter2"), failure.getMessage());
+    }
+}
