@@ -1,14 +1,11 @@
 package dev.plantstore.bench;
 
+import static dev.plantstore.bench.WrkResults.perSecond;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
 class ReportTest {
-
-    private static WrkResult perSecond(long requests) {
-        return new WrkResult(requests, 1_000_000, 1000, 5000, 9000, 0, 0, 0, 0, 0, "1,1");
-    }
 
     @Test
     void ratiosAreTakenWithinEachRunThenSummarised() {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.testkit.RequiredTools;
 import dev.plantstore.testkit.TestPostgres;
+import dev.plantstore.testkit.Poll;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -179,22 +180,19 @@ class HaproxyRollingRestartIT {
 
     /** Polls HAProxy's CSV statistics until {@code server} has {@code status}, for up to 60 s. */
     private static void awaitStatus(int stats, String server, String status) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String last = "";
-        while (System.nanoTime() < deadline) {
+        String[] last = {""};
+        boolean reported = Poll.until(Duration.ofSeconds(60), Duration.ofMillis(20), () -> {
             try {
-                last = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + stats + "/stats;csv"))
+                last[0] = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + stats + "/stats;csv"))
                         .build(), HttpResponse.BodyHandlers.ofString()).body();
                 // Exactly: "UP 1/2" is a server on its way down, "DOWN 1/2" one on its way up.
-                if (serverStatus(last, server).equals(status)) {
-                    return;
-                }
+                return serverStatus(last[0], server).equals(status);
             } catch (IOException e) {
-                last = e.toString();
+                last[0] = e.toString();
+                return false;
             }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("HAProxy did not report " + server + " " + status + " within 60 s:\n" + last);
+        });
+        assertTrue(reported, () -> "HAProxy did not report " + server + " " + status + " within 60 s:\n" + last[0]);
     }
 
     private static String serverStatus(String csv, String server) {
@@ -280,10 +278,7 @@ class HaproxyRollingRestartIT {
         }
 
         void awaitCompleted(long count) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (completed.get() < count && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Poll.until(Duration.ofSeconds(60), Duration.ofMillis(10), () -> completed.get() >= count);
             assertTrue(completed.get() >= count, "load reached " + completed.get() + " of " + count + " requests");
         }
 

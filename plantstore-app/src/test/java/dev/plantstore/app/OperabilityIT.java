@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.Poll;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -73,13 +75,12 @@ class OperabilityIT {
             assertEquals(200, create(jar, 1).statusCode());
             assertEquals(200, create(jar, 2).statusCode());
             // The store tells the listener after answering: poll until both commits are in.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            String scraped = get(jar.managementUri("/metrics")).body();
-            while (!scraped.contains("plantstore_store_commit_writes_count 2") && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-                scraped = get(jar.managementUri("/metrics")).body();
-            }
-            String metrics = scraped;
+            String[] scraped = {""};
+            Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20), () -> {
+                scraped[0] = get(jar.managementUri("/metrics")).body();
+                return scraped[0].contains("plantstore_store_commit_writes_count 2");
+            });
+            String metrics = scraped[0];
             for (String series : new String[] {"plantstore_store_commit_writes_count 2",
                 "plantstore_store_commit_writes_sum 2.0", "plantstore_store_commit_seconds_count 2",
                 "plantstore_store_commit_writes_bucket{le=\"1.0\"} 2"}) {

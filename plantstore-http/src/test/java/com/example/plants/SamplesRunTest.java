@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.testkit.Poll;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -85,18 +86,17 @@ class SamplesRunTest {
     }
 
     private static void awaitHealthy(URI base, Thread serving) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (System.nanoTime() < deadline && serving.isAlive()) {
-            try {
-                if (get(base.resolve("/health")) == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // Not listening yet.
+        boolean healthy = Poll.until(Duration.ofSeconds(20), Duration.ofMillis(20), () -> {
+            if (!serving.isAlive()) {
+                throw new AssertionError("the sample server stopped before it answered /health");
             }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the sample server never answered /health");
+            try {
+                return get(base.resolve("/health")) == 200;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        assertTrue(healthy, "the sample server never answered /health");
     }
 
     @Test

@@ -17,12 +17,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class JarProcess implements AutoCloseable {
 
-    /** One look at a starting process: what it is ready with, or empty while it is not ready yet. */
-    @FunctionalInterface
-    public interface ReadinessProbe<T> {
-        Optional<T> check() throws InterruptedException;
-    }
-
     private final Process process;
     private final Path log;
 
@@ -52,19 +46,18 @@ public final class JarProcess implements AutoCloseable {
      * Asks {@code probe} every {@code interval} until it answers, for at most {@code limit}. A process that exits
      * first, or is not ready in time (it is then killed), fails with its output in the message.
      */
-    public <T> T awaitReady(Duration limit, Duration interval, ReadinessProbe<T> probe)
+    public <T> T awaitReady(Duration limit, Duration interval, Poll.Probe<T, IOException> probe)
             throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            Optional<T> ready = probe.check();
-            if (ready.isPresent()) {
-                return ready.get();
-            }
-            if (!process.isAlive()) {
+        Optional<T> ready = Poll.until(limit, interval, () -> {
+            Optional<T> answer = probe.check();
+            if (answer.isEmpty() && !process.isAlive()) {
                 throw new IOException("the jar exited with " + process.exitValue() + " before it was ready; "
                         + describeOutput());
             }
-            Thread.sleep(interval.toMillis());
+            return answer;
+        });
+        if (ready.isPresent()) {
+            return ready.get();
         }
         process.destroyForcibly().waitFor();
         throw new IOException("the jar was not ready within " + limit.toSeconds() + " s; " + describeOutput());
