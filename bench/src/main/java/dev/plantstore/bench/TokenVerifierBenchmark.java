@@ -1,6 +1,7 @@
 package dev.plantstore.bench;
 
 import dev.plantstore.core.TokenVerifier;
+import dev.plantstore.core.Verification;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -27,17 +28,17 @@ public class TokenVerifierBenchmark {
             "old-token-0123456789abcdefghijklmnopq", "bench-token-0123456789abcdefghijklmnopq", "ci-token-0123456789"));
 
     @Benchmark
-    public boolean acceptedOfOne() {
+    public Verification acceptedOfOne() {
         return oneToken.verify("bench-token-0123456789abcdefghijklmnopq");
     }
 
     @Benchmark
-    public boolean refusedOfOne() {
+    public Verification refusedOfOne() {
         return oneToken.verify("wrong-token-0123456789abcdefghijklmnopq");
     }
 
     @Benchmark
-    public boolean acceptedOfThree() {
+    public Verification acceptedOfThree() {
         return threeTokens.verify("bench-token-0123456789abcdefghijklmnopq");
     }
 

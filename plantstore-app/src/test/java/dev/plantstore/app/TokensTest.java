@@ -1,11 +1,13 @@
 package dev.plantstore.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.TokenVerifier;
+import dev.plantstore.core.Verification;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -87,6 +89,6 @@ class TokensTest {
         assertEquals(43, first.length());
         assertTrue(first.matches("[A-Za-z0-9_-]{43}"), first);
         assertNotEquals(first, Tokens.generate());
-        assertTrue(TokenVerifier.staticTokens(List.of(first)).verify(first));
+        assertInstanceOf(Verification.Valid.class, TokenVerifier.staticTokens(List.of(first)).verify(first));
     }
 }

@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiPredicate;
 import java.util.regex.Pattern;
@@ -22,45 +22,60 @@ final class StaticTokenVerifier implements TokenVerifier {
     /** Looking SHA-256 up among the security providers costs more than hashing a token; copying a digest does not. */
     private static final MessageDigest SHA_256 = lookUpSha256();
 
+    /** Names are logged as the principal, so they hold nothing that could break or forge a log line. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9\\-._@]{1,64}");
+
     private final List<byte[]> digests;
+    private final List<Verification.Valid> grants;
     private final BiPredicate<byte[], byte[]> constantTimeEquals;
 
-    StaticTokenVerifier(Collection<String> tokens) {
-        this(tokens, MessageDigest::isEqual);
+    StaticTokenVerifier(Map<String, String> tokensByName) {
+        this(tokensByName, MessageDigest::isEqual);
     }
 
     /** With the comparison given, so a test can watch what is compared: always every digest, never a token. */
-    StaticTokenVerifier(Collection<String> tokens, BiPredicate<byte[], byte[]> constantTimeEquals) {
+    StaticTokenVerifier(Map<String, String> tokensByName, BiPredicate<byte[], byte[]> constantTimeEquals) {
         this.constantTimeEquals = constantTimeEquals;
-        Objects.requireNonNull(tokens, "null tokens");
-        if (tokens.isEmpty()) {
+        Objects.requireNonNull(tokensByName, "null tokens");
+        if (tokensByName.isEmpty()) {
             throw new IllegalArgumentException("at least one token is required");
         }
-        List<byte[]> accepted = new ArrayList<>(tokens.size());
+        List<byte[]> accepted = new ArrayList<>(tokensByName.size());
+        List<Verification.Valid> named = new ArrayList<>(tokensByName.size());
         int position = 0;
-        for (String token : tokens) {
+        for (Map.Entry<String, String> entry : tokensByName.entrySet()) {
             position++;
+            String name = entry.getKey();
+            if (name == null || !NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("the name of token " + position + " of " + tokensByName.size()
+                        + " is not 1 to 64 letters, digits and -._@");
+            }
+            String token = entry.getValue();
             if (token == null || !BEARER_TOKEN.matcher(token).matches()) {
-                throw new IllegalArgumentException("token " + position + " of " + tokens.size()
+                throw new IllegalArgumentException("token " + position + " of " + tokensByName.size()
                         + " is not a valid bearer token (letters, digits and -._~+/ then optional =)");
             }
             accepted.add(digest(token));
+            named.add(Verification.everyScope(name));
         }
         this.digests = List.copyOf(accepted);
+        this.grants = List.copyOf(named);
     }
 
     @Override
-    public boolean verify(String token) {
+    public Verification verify(String token) {
         if (token == null) {
-            return false;
+            return Verification.invalid();
         }
         byte[] presented = digest(token);
-        boolean matched = false;
-        for (byte[] known : digests) {
+        int matched = -1;
+        for (int i = 0; i < digests.size(); i++) {
             // No early exit: the time taken must not depend on which token, if any, matched.
-            matched |= constantTimeEquals.test(known, presented);
+            if (constantTimeEquals.test(digests.get(i), presented) && matched < 0) {
+                matched = i;
+            }
         }
-        return matched;
+        return matched < 0 ? Verification.invalid() : grants.get(matched);
     }
 
     private static byte[] digest(String token) {

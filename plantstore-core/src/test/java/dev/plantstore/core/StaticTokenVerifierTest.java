@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,24 +20,47 @@ class StaticTokenVerifierTest {
     private final TokenVerifier verifier = TokenVerifier.staticTokens(List.of("alpha-1", "beta.2=="));
 
     @Test
-    void everyConfiguredTokenIsAccepted() {
-        assertTrue(verifier.verify("alpha-1"));
-        assertTrue(verifier.verify("beta.2=="));
+    void everyConfiguredTokenIsAcceptedWithEveryScopeAndItsPositionAsName() {
+        assertEquals(new Verification.Valid("token-1", Set.of(), true), verifier.verify("alpha-1"));
+        assertEquals(new Verification.Valid("token-2", Set.of(), true), verifier.verify("beta.2=="));
+        assertTrue(((Verification.Valid) verifier.verify("alpha-1")).grants("plants:delete"));
+    }
+
+    @Test
+    void aNamedTokenIsAcceptedUnderItsName() {
+        var named = new LinkedHashMap<String, String>();
+        named.put("deploy-bot", "alpha-1");
+        named.put("ops@example", "beta.2==");
+        var byName = TokenVerifier.staticTokens(named);
+        assertEquals(Verification.everyScope("deploy-bot"), byName.verify("alpha-1"));
+        assertEquals(Verification.everyScope("ops@example"), byName.verify("beta.2=="));
+        assertEquals(Verification.invalid(), byName.verify("deploy-bot"));
+    }
+
+    @Test
+    void aNameThatCouldForgeALogLineIsRefused() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> TokenVerifier.staticTokens(Map.of("bad name\n", "alpha-1")));
+        assertFalse(e.getMessage().contains("alpha-1"));
     }
 
     @Test
     void otherTokensAreRefused() {
-        assertFalse(verifier.verify("alpha-2"));
-        assertFalse(verifier.verify("alpha-1 "));
-        assertFalse(verifier.verify("ALPHA-1"));
-        assertFalse(verifier.verify(""));
-        assertFalse(verifier.verify(null));
+        assertInvalid(verifier.verify("alpha-2"));
+        assertInvalid(verifier.verify("alpha-1 "));
+        assertInvalid(verifier.verify("ALPHA-1"));
+        assertInvalid(verifier.verify(""));
+        assertInvalid(verifier.verify(null));
     }
 
     @Test
     void aPrefixOfATokenIsRefused() {
-        assertFalse(verifier.verify("alpha-"));
-        assertFalse(verifier.verify("alpha-1x"));
+        assertInvalid(verifier.verify("alpha-"));
+        assertInvalid(verifier.verify("alpha-1x"));
+    }
+
+    private static void assertInvalid(Verification verification) {
+        assertEquals(Verification.invalid(), verification);
     }
 
     @Test
@@ -64,7 +90,7 @@ class StaticTokenVerifierTest {
     @ValueSource(strings = {"alpha-1", "beta.2==", "a", "alpha-", "alpha-1-but-much-longer-than-any-configured-token", ""})
     void everyCheckComparesEveryDigestAtFullLength(String presented) {
         List<int[]> comparedLengths = new ArrayList<>();
-        var watched = new StaticTokenVerifier(List.of("alpha-1", "beta.2==", "gamma"), (known, given) -> {
+        var watched = new StaticTokenVerifier(Map.of("a", "alpha-1", "b", "beta.2==", "c", "gamma"), (known, given) -> {
             comparedLengths.add(new int[] {known.length, given.length});
             return java.security.MessageDigest.isEqual(known, given);
         });

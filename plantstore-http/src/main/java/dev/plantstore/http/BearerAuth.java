@@ -1,6 +1,7 @@
 package dev.plantstore.http;
 
 import dev.plantstore.core.TokenVerifier;
+import dev.plantstore.core.Verification;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import java.util.Optional;
@@ -56,7 +57,7 @@ final class BearerAuth implements Handler {
         if (token.isEmpty()) {
             throw unauthorized(ctx, CHALLENGE, "bearer token is missing");
         }
-        if (!verifier.verify(token)) {
+        if (!(verifier.verify(token) instanceof Verification.Valid)) {
             limiter.ifPresent(l -> l.recordFailure(address));
             throw unauthorized(ctx, INVALID_TOKEN_CHALLENGE, "bearer token is not valid");
         }
@@ -72,7 +73,7 @@ final class BearerAuth implements Handler {
             return false;
         }
         String token = authorization.substring(SCHEME.length()).strip();
-        if (token.isEmpty() || !verifier.verify(token)) {
+        if (token.isEmpty() || !(verifier.verify(token) instanceof Verification.Valid)) {
             return false;
         }
         request.setAttribute(VERIFIED_AUTHORIZATION, authorization);

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
+import dev.plantstore.core.Verification;
 import io.javalin.testtools.HttpClient;
 import io.javalin.testtools.Response;
 import java.net.http.HttpRequest.BodyPublishers;
@@ -102,7 +103,7 @@ class AuthenticationTest {
         var verifications = new AtomicInteger();
         TokenVerifier counting = token -> {
             verifications.incrementAndGet();
-            return TOKEN.equals(token);
+            return TOKEN.equals(token) ? Verification.everyScope("test") : Verification.invalid();
         };
         withServer(PlantStoreApi.of(store, counting), (server, client) ->
                 assertEquals(200, createWithAuthorization(client, BEARER).code()));
