@@ -34,16 +34,21 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
     private static final String DELETE = "DELETE FROM plants WHERE id = ?";
 
     private final int queryTimeoutSeconds;
+    final EventSql events;
 
-    private BatchSql(int queryTimeoutSeconds) {
+    private BatchSql(int queryTimeoutSeconds, EventSql events) {
         this.queryTimeoutSeconds = queryTimeoutSeconds;
+        this.events = events;
     }
 
-    /** The statements for the database behind {@code connection}; every statement gives up after the time-out. */
-    static BatchSql forDatabase(Connection connection, int queryTimeoutSeconds) throws SQLException {
+    /**
+     * The statements for the database behind {@code connection}; every statement gives up after the time-out. Each
+     * write that takes effect records its events through {@code events} in the same transaction.
+     */
+    static BatchSql forDatabase(Connection connection, int queryTimeoutSeconds, EventSql events) throws SQLException {
         return "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName())
-                ? new Postgres(queryTimeoutSeconds)
-                : new Standard(queryTimeoutSeconds);
+                ? new Postgres(queryTimeoutSeconds, events)
+                : new Standard(queryTimeoutSeconds, events);
     }
 
     /**
@@ -142,8 +147,11 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
                 + "ON CONFLICT (id) DO NOTHING; "
                 + "DELETE FROM plants WHERE id = ANY (?::bigint[])";
 
-        private Postgres(int queryTimeoutSeconds) {
-            super(queryTimeoutSeconds);
+        private final String round;
+
+        private Postgres(int queryTimeoutSeconds, EventSql events) {
+            super(queryTimeoutSeconds, events);
+            this.round = events.postgresRound(ROUND);
         }
 
         /**
@@ -155,7 +163,7 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
         Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops) throws SQLException {
             List<List<Op>> rounds = rounds(ops);
             connection.setAutoCommit(true);
-            try (PreparedStatement batch = prepare(connection, LOCK_AND_READ + ROUND.repeat(rounds.size()))) {
+            try (PreparedStatement batch = prepare(connection, LOCK_AND_READ + round.repeat(rounds.size()))) {
                 int parameter = bindLockAndRead(connection, batch, sortedIds);
                 for (List<Op> round : rounds) {
                     parameter = bindRound(connection, batch, parameter, round);
@@ -199,7 +207,7 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
         }
 
         /** Binds one round's inserts (ids, names, tags) and deletes (ids); returns the next parameter's index. */
-        private static int bindRound(Connection connection, PreparedStatement statement, int first, List<Op> round)
+        private int bindRound(Connection connection, PreparedStatement statement, int first, List<Op> round)
                 throws SQLException {
             List<Long> insertIds = new ArrayList<>();
             List<String> names = new ArrayList<>();
@@ -217,8 +225,9 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
             statement.setArray(first, connection.createArrayOf("int8", insertIds.toArray()));
             statement.setArray(first + 1, connection.createArrayOf("text", names.toArray()));
             statement.setArray(first + 2, connection.createArrayOf("text", tags.toArray()));
-            statement.setArray(first + 3, connection.createArrayOf("int8", deleteIds.toArray()));
-            return first + 4;
+            int next = events.bindCreated(connection, statement, first + 3);
+            statement.setArray(next, connection.createArrayOf("int8", deleteIds.toArray()));
+            return events.bindDeleted(connection, statement, next + 1);
         }
     }
 
@@ -233,8 +242,8 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
         private static final String INSERT_IF_ABSENT =
                 "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING";
 
-        private Standard(int queryTimeoutSeconds) {
-            super(queryTimeoutSeconds);
+        private Standard(int queryTimeoutSeconds, EventSql events) {
+            super(queryTimeoutSeconds, events);
         }
 
         @Override
@@ -243,16 +252,17 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
             try {
                 Map<Long, Plant> stored = lockAndRead(connection, sortedIds);
                 try (PreparedStatement insert = prepare(connection, INSERT_IF_ABSENT);
-                     PreparedStatement delete = prepare(connection, DELETE)) {
+                     PreparedStatement delete = prepare(connection, DELETE);
+                     EventSql.Recorder recorder = events.recorder(connection)) {
                     for (Op op : ops) {
                         if (op instanceof InsertIfAbsent added) {
                             insert.setLong(1, added.id());
                             insert.setString(2, added.plant().name());
                             insert.setString(3, added.plant().tag());
-                            insert.executeUpdate();
+                            recorder.created(insert.executeUpdate(), added.id(), added.plant());
                         } else {
                             delete.setLong(1, op.id());
-                            delete.executeUpdate();
+                            recorder.deleted(delete.executeUpdate(), op.id());
                         }
                     }
                 }

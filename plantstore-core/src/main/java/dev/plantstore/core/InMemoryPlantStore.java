@@ -16,12 +16,51 @@ final class InMemoryPlantStore implements PlantStore {
     /** Enough for any realistic set of plant types; beyond it, tags are kept with each plant. */
     static final int SHARED_TAG_CAPACITY = 1024;
 
+    /** Enough stripes that writers of different ids seldom wait for each other while events are recorded. */
+    private static final int EVENT_LOCK_STRIPES = 64;
+
     private final PlantTable plants = new PlantTable();
     private final SharedTags sharedTags = new SharedTags(SHARED_TAG_CAPACITY);
+    /** Null when nobody receives events: then a write takes no lock beyond the table's own. */
+    private final MemoryOutbox outbox;
+    private final Object[] eventLocks;
+
+    InMemoryPlantStore() {
+        this(null);
+    }
+
+    /**
+     * A store that records an event in {@code outbox} for each write that takes effect. A write and its event happen
+     * under the lock of the id's stripe, so the events of one id are recorded in the order its writes took effect.
+     */
+    InMemoryPlantStore(MemoryOutbox outbox) {
+        this.outbox = outbox;
+        this.eventLocks = new Object[outbox == null ? 0 : EVENT_LOCK_STRIPES];
+        for (int i = 0; i < eventLocks.length; i++) {
+            eventLocks[i] = new Object();
+        }
+    }
+
+    Optional<MemoryOutbox> outbox() {
+        return Optional.ofNullable(outbox);
+    }
 
     @Override
     public CreateResult create(NewPlant newPlant) {
         Objects.requireNonNull(newPlant, "null newPlant");
+        if (outbox == null) {
+            return put(newPlant);
+        }
+        synchronized (eventLock(newPlant.id())) {
+            CreateResult result = put(newPlant);
+            if (result instanceof CreateResult.Created created) {
+                outbox.record(PlantEvent.CREATED, newPlant.id(), created.plant());
+            }
+            return result;
+        }
+    }
+
+    private CreateResult put(NewPlant newPlant) {
         Plant plant = newPlant.plant();
         byte[] stored = plants.putIfAbsent(newPlant.id(), PackedPlant.pack(plant, sharedTags));
         if (stored == null) {
@@ -34,7 +73,20 @@ final class InMemoryPlantStore implements PlantStore {
 
     @Override
     public boolean delete(long id) {
-        return plants.remove(id) != null;
+        if (outbox == null) {
+            return plants.remove(id) != null;
+        }
+        synchronized (eventLock(id)) {
+            boolean removed = plants.remove(id) != null;
+            if (removed) {
+                outbox.record(PlantEvent.DELETED, id, null);
+            }
+            return removed;
+        }
+    }
+
+    private Object eventLock(long id) {
+        return eventLocks[(int) Math.floorMod(id, (long) EVENT_LOCK_STRIPES)];
     }
 
     @Override

@@ -124,6 +124,7 @@ final class JdbcPlantStore implements PlantStore {
     private final Duration timeout;
     private final CommitListener listener;
     private final BatchSql sql;
+    private final JdbcOutbox outbox;
     private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>(MAX_QUEUED);
     private final AtomicReference<CompletableFuture<Boolean>> pendingProbe = new AtomicReference<>();
     private final Thread writer;
@@ -133,6 +134,11 @@ final class JdbcPlantStore implements PlantStore {
     private volatile long writingSinceNanos;
 
     JdbcPlantStore(DataSource dataSource, Duration timeout, CommitListener listener) {
+        this(dataSource, timeout, listener, List.of());
+    }
+
+    /** A store that records, with each write that takes effect, an event for each of {@code receivers}. */
+    JdbcPlantStore(DataSource dataSource, Duration timeout, CommitListener listener, List<String> receivers) {
         this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
         this.listener = Objects.requireNonNull(listener, "null listener");
         this.timeout = Objects.requireNonNull(timeout, "null timeout");
@@ -140,18 +146,32 @@ final class JdbcPlantStore implements PlantStore {
             throw new IllegalArgumentException("timeout must be positive");
         }
         Schema.ensure(dataSource);
-        this.sql = statementsFor(dataSource, (int) Math.max(1, timeout.toSeconds()));
+        this.sql = statementsFor(dataSource, (int) Math.max(1, timeout.toSeconds()), new EventSql(receivers));
+        this.outbox = outboxOn(dataSource);
         this.writer = new Thread(this::run, "plantstore-group-commit");
         writer.setDaemon(true);
         writer.start();
     }
 
-    private static BatchSql statementsFor(DataSource dataSource, int queryTimeoutSeconds) {
+    private static BatchSql statementsFor(DataSource dataSource, int queryTimeoutSeconds, EventSql events) {
         try (Connection connection = dataSource.getConnection()) {
-            return BatchSql.forDatabase(connection, queryTimeoutSeconds);
+            return BatchSql.forDatabase(connection, queryTimeoutSeconds, events);
         } catch (SQLException e) {
             throw new StoreUnavailableException("the plant store could not be opened", e);
         }
+    }
+
+    private static JdbcOutbox outboxOn(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            return JdbcOutbox.on(dataSource, connection);
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the plant store could not be opened", e);
+        }
+    }
+
+    /** Where the events this store records wait for delivery. */
+    JdbcOutbox outbox() {
+        return outbox;
     }
 
     @Override

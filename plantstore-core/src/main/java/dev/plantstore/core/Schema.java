@@ -45,6 +45,7 @@ final class Schema {
                     throw new StoreUnavailableException("the database holds schema version " + version
                             + ", newer than this release's " + VERSION + "; run a newer plantstore");
                 }
+                JdbcOutbox.ensureTable(connection, statement);
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
                 connection.rollback();

@@ -1,0 +1,103 @@
+package dev.plantstore.core;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The outbox of the in-memory store: in this process's memory like its plants, so the events still pending are lost
+ * with them on exit. Events wait for a receiver that is down without bound, as the plants themselves do.
+ */
+final class MemoryOutbox implements Outbox {
+
+    private static final class Entry {
+        final PlantEvent event;
+        int attempts;
+        long dueAtMillis;
+        long leasedUntilMillis;
+
+        Entry(PlantEvent event) {
+            this.event = event;
+        }
+    }
+
+    private final Map<String, TreeMap<Long, Entry>> pending = new HashMap<>();
+    private final Map<String, List<PlantEvent>> undeliverable = new HashMap<>();
+    private long lastSeq;
+
+    MemoryOutbox(List<String> receivers) {
+        for (String receiver : receivers) {
+            pending.put(receiver, new TreeMap<>());
+            undeliverable.put(receiver, new ArrayList<>());
+        }
+    }
+
+    /** Records one event for every receiver; the caller holds the plant id's lock, so events of an id keep order. */
+    synchronized void record(String type, long plantId, Plant plant) {
+        long now = System.currentTimeMillis();
+        for (var receiver : pending.entrySet()) {
+            long seq = ++lastSeq;
+            receiver.getValue().put(seq, new Entry(new PlantEvent(seq, receiver.getKey(), plantId, type, plant, now, 0)));
+        }
+    }
+
+    @Override
+    public synchronized List<PlantEvent> claim(String receiver, long nowMillis, int max) {
+        List<PlantEvent> claimed = new ArrayList<>();
+        Set<Long> earlierPending = new HashSet<>();
+        for (Entry entry : pending.get(receiver).values()) {
+            if (claimed.size() == max) {
+                break;
+            }
+            if (earlierPending.add(entry.event.plantId())
+                    && entry.dueAtMillis <= nowMillis && entry.leasedUntilMillis <= nowMillis) {
+                entry.leasedUntilMillis = nowMillis + LEASE.toMillis();
+                PlantEvent event = entry.event;
+                claimed.add(new PlantEvent(event.seq(), receiver, event.plantId(), event.type(), event.plant(),
+                        event.recordedAtMillis(), entry.attempts));
+            }
+        }
+        return claimed;
+    }
+
+    @Override
+    public synchronized void delivered(List<PlantEvent> events) {
+        for (PlantEvent event : events) {
+            pending.get(event.receiver()).remove(event.seq());
+        }
+    }
+
+    @Override
+    public synchronized void retryAt(PlantEvent event, long atMillis) {
+        Entry entry = pending.get(event.receiver()).get(event.seq());
+        if (entry != null) {
+            entry.attempts++;
+            entry.dueAtMillis = atMillis;
+            entry.leasedUntilMillis = 0;
+        }
+    }
+
+    @Override
+    public synchronized void undeliverable(PlantEvent event) {
+        Entry entry = pending.get(event.receiver()).remove(event.seq());
+        if (entry != null) {
+            undeliverable.get(event.receiver()).add(entry.event);
+        }
+    }
+
+    @Override
+    public synchronized Backlog backlog(String receiver) {
+        TreeMap<Long, Entry> events = pending.get(receiver);
+        long oldest = events.isEmpty() ? 0 : events.firstEntry().getValue().event.recordedAtMillis();
+        return new Backlog(events.size(), oldest);
+    }
+
+    @Override
+    public synchronized long undeliverableCount(String receiver) {
+        return undeliverable.get(receiver).size();
+    }
+}

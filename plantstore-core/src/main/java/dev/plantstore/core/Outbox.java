@@ -1,0 +1,40 @@
+package dev.plantstore.core;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The events waiting to be delivered, per receiver. A store records them together with the writes they report; a
+ * {@link WebhookDelivery} worker claims them, tries them and reports back. Safe for concurrent use, and on PostgreSQL
+ * for use by several processes at once.
+ */
+interface Outbox {
+
+    /** How long a claim keeps an event from other claims: far longer than one attempt, which gives up after 10 s. */
+    Duration LEASE = Duration.ofSeconds(60);
+
+    /** The pending events of one receiver, and when the oldest of them was recorded (0 when there is none). */
+    record Backlog(long pending, long oldestRecordedAtMillis) {
+    }
+
+    /**
+     * Up to {@code max} pending events of {@code receiver}, due at {@code nowMillis} and not claimed by anyone else
+     * whose lease still runs, each the earliest pending event of its plant id, in the order they were recorded. They
+     * are leased to the caller until {@code nowMillis} plus {@link #LEASE}.
+     */
+    List<PlantEvent> claim(String receiver, long nowMillis, int max);
+
+    /** Removes these events: the receiver has them. */
+    void delivered(List<PlantEvent> events);
+
+    /** Keeps the event pending, counting the failed attempt, and due again at {@code atMillis}; ends its lease. */
+    void retryAt(PlantEvent event, long atMillis);
+
+    /** Keeps the event, no longer pending: it is not tried again, and the next event of its plant id may go. */
+    void undeliverable(PlantEvent event);
+
+    Backlog backlog(String receiver);
+
+    /** How many events of {@code receiver} have been given up on and are kept. */
+    long undeliverableCount(String receiver);
+}

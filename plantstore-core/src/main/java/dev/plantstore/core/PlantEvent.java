@@ -1,0 +1,16 @@
+package dev.plantstore.core;
+
+/**
+ * One event for one receiver, as the outbox holds it until it is delivered or given up on.
+ *
+ * @param seq              its place in the outbox, unique and never reused: later writes of a plant id get larger ones
+ * @param plant            the plant created; null for a delete
+ * @param recordedAtMillis when the write that it reports was committed
+ * @param attempts         how many deliveries of it have failed so far
+ */
+record PlantEvent(long seq, String receiver, long plantId, String type, Plant plant, long recordedAtMillis,
+                  int attempts) {
+
+    static final String CREATED = "plant.created";
+    static final String DELETED = "plant.deleted";
+}

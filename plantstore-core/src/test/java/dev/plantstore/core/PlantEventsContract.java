@@ -1,0 +1,196 @@
+package dev.plantstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What every store records for webhooks: an event for each write that took effect, none for any other. */
+abstract class PlantEventsContract {
+
+    static final List<String> RECEIVERS = List.of("http://a.example/hook", "http://b.example/hook");
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    /** A new, empty store that records events for {@link #RECEIVERS}, and delivers none of them itself. */
+    protected abstract EventStore newStore() throws Exception;
+
+    /** A store and the outbox its events go to. */
+    record EventStore(PlantStore store, Outbox outbox) {
+    }
+
+    protected EventStore open() throws Exception {
+        return closedAfterTheTest(newStore());
+    }
+
+    protected EventStore closedAfterTheTest(EventStore store) {
+        opened.add(store.store());
+        return store;
+    }
+
+    @AfterEach
+    void closeStores() throws Exception {
+        for (AutoCloseable store : opened) {
+            store.close();
+        }
+    }
+
+    /** Every pending event of {@code receiver}, marking each delivered as it goes, in the order a worker gets them. */
+    static List<String> drain(Outbox outbox, String receiver) {
+        List<String> events = new ArrayList<>();
+        while (true) {
+            List<PlantEvent> page = outbox.claim(receiver, Long.MAX_VALUE / 2, 7);
+            if (page.isEmpty()) {
+                return events;
+            }
+            page.forEach(event -> events.add(describe(event)));
+            outbox.delivered(page);
+        }
+    }
+
+    static String describe(PlantEvent event) {
+        return event.type() + " " + event.plantId() + (event.plant() == null ? "" : " " + event.plant().name());
+    }
+
+    @Test
+    void aCreateThatStoresAPlantAndADeleteThatRemovesOneAreRecordedForEveryReceiver() throws Exception {
+        EventStore events = open();
+        events.store().create(new NewPlant(1, "Monstera", "aroid"));
+        events.store().delete(1);
+        for (String receiver : RECEIVERS) {
+            assertEquals(List.of("plant.created 1 Monstera", "plant.deleted 1"), drain(events.outbox(), receiver));
+        }
+    }
+
+    @Test
+    void theEventCarriesThePlantAsStored() throws Exception {
+        EventStore events = open();
+        events.store().create(new NewPlant(4, "Fern", "pteridophyte"));
+        events.store().create(new NewPlant(5, "Moss"));
+        List<PlantEvent> page = events.outbox().claim(RECEIVERS.get(0), Long.MAX_VALUE / 2, 10);
+        assertEquals(2, page.size());
+        assertEquals(new Plant("Fern", "pteridophyte"), page.get(0).plant());
+        assertEquals(new Plant("Moss", null), page.get(1).plant());
+        assertTrue(page.get(0).recordedAtMillis() > 0);
+        assertEquals(RECEIVERS.get(0), page.get(0).receiver());
+    }
+
+    @Test
+    void writesThatChangeNothingRecordNothing() throws Exception {
+        EventStore events = open();
+        events.store().create(new NewPlant(1, "Monstera", "aroid"));
+        drain(events.outbox(), RECEIVERS.get(0));
+        drain(events.outbox(), RECEIVERS.get(1));
+        assertEquals(CreateResult.AlreadyStored.class, events.store().create(new NewPlant(1, "Monstera", "aroid")).getClass());
+        assertEquals(CreateResult.Duplicate.class, events.store().create(new NewPlant(1, "Fern")).getClass());
+        assertEquals(false, events.store().delete(2));
+        assertEquals(List.of(), drain(events.outbox(), RECEIVERS.get(0)));
+        assertEquals(List.of(), drain(events.outbox(), RECEIVERS.get(1)));
+    }
+
+    @Test
+    void anIdDeletedAndCreatedAgainRecordsEachWriteInOrder() throws Exception {
+        EventStore events = open();
+        events.store().create(new NewPlant(1, "Monstera"));
+        events.store().delete(1);
+        events.store().create(new NewPlant(1, "Fern"));
+        assertEquals(List.of("plant.created 1 Monstera", "plant.deleted 1", "plant.created 1 Fern"),
+                drain(events.outbox(), RECEIVERS.get(0)));
+    }
+
+    @Test
+    void eventsOfOneIdUnderConcurrentWritesFollowTheOrderTheWritesTookEffect() throws Exception {
+        EventStore events = open();
+        int ids = 20;
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> writes = new ArrayList<>();
+            for (int round = 0; round < 10; round++) {
+                for (int id = 0; id < ids; id++) {
+                    long plantId = id;
+                    writes.add(pool.submit(() -> events.store().create(new NewPlant(plantId, "P"))));
+                    writes.add(pool.submit(() -> events.store().delete(plantId)));
+                }
+            }
+            for (Future<?> write : writes) {
+                write.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        Map<Long, List<String>> byId = new TreeMap<>();
+        for (String event : drain(events.outbox(), RECEIVERS.get(0))) {
+            String[] parts = event.split(" ");
+            byId.computeIfAbsent(Long.parseLong(parts[1]), id -> new ArrayList<>()).add(parts[0]);
+        }
+        for (var entry : byId.entrySet()) {
+            List<String> ofId = entry.getValue();
+            for (int i = 0; i < ofId.size(); i++) {
+                assertEquals(i % 2 == 0 ? "plant.created" : "plant.deleted", ofId.get(i),
+                        "events of id " + entry.getKey() + ": " + ofId);
+            }
+            boolean stored = events.store().find(entry.getKey()).isPresent();
+            assertEquals(stored, ofId.size() % 2 == 1, "the last event of id " + entry.getKey() + " says what is stored");
+        }
+    }
+
+    @Test
+    void anEventWaitsWhileAnEarlierEventOfItsIdIsPendingAndOtherIdsProceed() throws Exception {
+        EventStore events = open();
+        String receiver = RECEIVERS.get(0);
+        events.store().create(new NewPlant(1, "Monstera"));
+        events.store().delete(1);
+        events.store().create(new NewPlant(2, "Fern"));
+        List<PlantEvent> first = events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10);
+        assertEquals(List.of("plant.created 1 Monstera", "plant.created 2 Fern"), first.stream().map(PlantEventsContract::describe).toList());
+        events.outbox().retryAt(first.get(0), 0);
+        events.outbox().delivered(List.of(first.get(1)));
+        List<PlantEvent> second = events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10);
+        assertEquals(List.of("plant.created 1 Monstera"), second.stream().map(PlantEventsContract::describe).toList());
+        assertEquals(first.get(0).seq(), second.get(0).seq(), "a retry is the same event");
+        events.outbox().undeliverable(second.get(0));
+        assertEquals(List.of("plant.deleted 1"), drain(events.outbox(), receiver),
+                "an event given up on no longer holds back the next of its id");
+    }
+
+    @Test
+    void aClaimedEventIsNotClaimedAgainUntilItsRetryIsDue() throws Exception {
+        EventStore events = open();
+        String receiver = RECEIVERS.get(0);
+        events.store().create(new NewPlant(1, "Monstera"));
+        long now = System.currentTimeMillis();
+        List<PlantEvent> claimed = events.outbox().claim(receiver, now, 10);
+        assertEquals(1, claimed.size());
+        assertEquals(List.of(), events.outbox().claim(receiver, now, 10), "leased to the first claim");
+        events.outbox().retryAt(claimed.get(0), now + 60_000);
+        assertEquals(List.of(), events.outbox().claim(receiver, now + 1_000, 10), "not yet due");
+        List<PlantEvent> due = events.outbox().claim(receiver, now + 61_000, 10);
+        assertEquals(1, due.size());
+        assertEquals(1, due.get(0).attempts());
+    }
+
+    @Test
+    void theBacklogCountsPendingEventsAndTheOldest() throws Exception {
+        EventStore events = open();
+        String receiver = RECEIVERS.get(0);
+        assertEquals(new Outbox.Backlog(0, 0), events.outbox().backlog(receiver));
+        long before = System.currentTimeMillis();
+        events.store().create(new NewPlant(1, "Monstera"));
+        events.store().create(new NewPlant(2, "Fern"));
+        Outbox.Backlog backlog = events.outbox().backlog(receiver);
+        assertEquals(2, backlog.pending());
+        assertTrue(backlog.oldestRecordedAtMillis() >= before - 1_000, backlog.toString());
+        List<PlantEvent> page = events.outbox().claim(receiver, Long.MAX_VALUE / 2, 1);
+        events.outbox().undeliverable(page.get(0));
+        assertEquals(1, events.outbox().backlog(receiver).pending(), "an undeliverable event is no longer pending");
+        assertEquals(1, events.outbox().undeliverableCount(receiver), "and is kept");
+    }
+}
