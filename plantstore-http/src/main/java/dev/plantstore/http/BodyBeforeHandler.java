@@ -33,9 +33,10 @@ import org.eclipse.jetty.util.thread.Invocable;
  * limit is not read at all, so the handler can answer 413 straight away; one that grows past it is handed on at one
  * byte past the limit.
  *
- * <p>Only the body of a request that {@code admitted} accepts (one with a valid token) is read ahead. Any other goes
- * to the handlers as it is, which refuse it without reading its body: a client without a token can make the server
- * hold neither a thread nor a buffer.
+ * <p>Only the body of a request that {@code admitted} accepts (a create whose credentials the API admits) is read
+ * ahead. Any other goes to the handlers as it is, which refuse it without reading its body, or serve it without
+ * needing one: a client without a token can make the server hold neither a thread nor a buffer, and a token on a path
+ * that needs none is never looked at.
  */
 final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactory {
 

@@ -11,12 +11,20 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty's own error responses (a malformed request line, a bad URI, headers too large) in the API's Error shape
- * instead of an HTML page. The message is the status's reason phrase: Jetty's detail stays out of the response.
+ * instead of an HTML page, whatever the request's method. The message is the status's reason phrase, or an
+ * {@link ApiProblem}'s own when the server refused the request in its own words: Jetty's detail stays out of the
+ * response.
  */
 final class JsonErrorHandler extends ErrorHandler {
 
     JsonErrorHandler() {
         setCacheControl(SecurityHeaders.CACHE_CONTROL);
+    }
+
+    /** Jetty writes no body for methods other than GET, POST and HEAD; every refusal of this server has one. */
+    @Override
+    public boolean errorPageForMethod(String method) {
+        return true;
     }
 
     @Override
@@ -29,10 +37,7 @@ final class JsonErrorHandler extends ErrorHandler {
             response.getHeaders().put(RequestIds.HEADER,
                     RequestIds.acceptOrGenerate(request.getHeaders().get(RequestIds.HEADER)));
         }
-        response.write(true, ByteBuffer.wrap(body(code)), callback);
-    }
-
-    private static byte[] body(int status) {
-        return Json.bytes(new ApiError(status, HttpStatus.getMessage(status)));
+        String text = cause instanceof ApiProblem problem ? problem.getMessage() : HttpStatus.getMessage(code);
+        response.write(true, ByteBuffer.wrap(Json.bytes(new ApiError(code, text))), callback);
     }
 }

@@ -16,6 +16,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
 
 /**
@@ -170,16 +173,20 @@ public final class PlantStoreApi {
         return store;
     }
 
-    TokenVerifier verifier() {
-        return verifier;
-    }
-
     int maxBodyBytes() {
         return maxBodyBytes;
     }
 
     /** Adds the API's routes and its authentication to {@code config}. Call once per application. */
     public void mount(JavalinConfig config) {
+        install(config);
+    }
+
+    /**
+     * As {@link #mount}, and answers which requests' bodies the standalone server may read ahead: a create whose
+     * credentials the API admits. It asks the same authentication the routes ask, which decides once per request.
+     */
+    Predicate<Request> install(JavalinConfig config) {
         // Outermost, so that the id is set for the whole exchange: the routes, an error response, the request log.
         config.jetty.modifyServer(server -> server.insertHandler(new RequestIds()));
         if (!corsOrigins.isEmpty()) {
@@ -210,6 +217,18 @@ public final class PlantStoreApi {
         if (docs) {
             ApiDocs.load(readiness.isPresent()).mount(config);
         }
+        return request -> isCreate(request) && auth.decisionFor(request) instanceof BearerAuth.Admitted;
+    }
+
+    /** {@code POST /plants}, the one route that takes a body; Javalin also routes {@code /plants/} to it. */
+    private static boolean isCreate(Request request) {
+        if (!HttpMethod.POST.is(request.getMethod())) {
+            return false;
+        }
+        String path = Request.getPathInContext(request);
+        return path.startsWith(COLLECTION)
+                && (path.length() == COLLECTION.length() || path.length() == COLLECTION.length() + 1
+                        && path.charAt(COLLECTION.length()) == '/');
     }
 
     private static void recordMetrics(JavalinConfig config, MeterRegistry registry) {

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
@@ -148,15 +149,14 @@ public final class PlantStoreServer implements AutoCloseable {
             });
 
             config.routes.before(new SecurityHeaders());
-            api.withReadiness(ready).mount(config);
+            Predicate<org.eclipse.jetty.server.Request> readAhead = api.withReadiness(ready).install(config);
             config.jetty.modifyServer(server -> {
                 // Outermost, the graceful stop counts a request in flight from its headers on, while its body still
                 // arrives. Then the body is read without holding a thread, before the API's handlers (its request
                 // id among them) run on the thread Javalin's blocking code needs. Javalin nests itself innermost.
                 var graceful = new GracefulStopHandler();
                 graceful.setHandler(BodyBeforeHandler.around(server.getHandler(), api.maxBodyBytes(),
-                        limits.minBodyBytesPerSecond(), request -> BearerAuth.admitsAndRemembers(api.verifier(),
-                                request)));
+                        limits.minBodyBytesPerSecond(), readAhead));
                 server.setHandler(graceful);
             });
             config.requestLogger.http((ctx, millis) ->
