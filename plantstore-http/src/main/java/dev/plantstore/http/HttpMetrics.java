@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,12 @@ final class HttpMetrics implements RequestLogger {
 
     static final String REQUESTS = "http.server.requests";
     static final String REFUSED = "plantstore.requests.refused";
+
+    static final String OTHER_METHOD = "OTHER";
+
+    /** RFC 9110's methods and PATCH (RFC 5789); a label takes no other. */
+    private static final Set<String> KNOWN_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT",
+            "OPTIONS", "TRACE", "PATCH");
 
     /** The route of a request no route matched: its raw path would give the label set one value per path tried. */
     static final String UNMATCHED = "unmatched";
@@ -64,12 +71,21 @@ final class HttpMetrics implements RequestLogger {
     @Override
     public void handle(Context ctx, Float millis) {
         int status = ctx.statusCode();
-        timers.computeIfAbsent(new Series(ctx.method().name(), route(ctx), status), this::timer)
+        timers.computeIfAbsent(new Series(method(ctx), route(ctx), status), this::timer)
                 .record(Math.round(millis * 1_000_000.0), TimeUnit.NANOSECONDS);
         Counter refused = refusals.get(status);
         if (refused != null) {
             refused.increment();
         }
+    }
+
+    /**
+     * The request line's method when it is one of HTTP's own, else {@value #OTHER_METHOD}: a client may send any token
+     * as a method, and each would be a series of its own.
+     */
+    static String method(Context ctx) {
+        String method = ctx.req().getMethod();
+        return KNOWN_METHODS.contains(method) ? method : OTHER_METHOD;
     }
 
     /**

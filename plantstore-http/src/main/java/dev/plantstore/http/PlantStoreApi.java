@@ -131,7 +131,8 @@ public final class PlantStoreApi {
     /**
      * A copy that records metrics in {@code registry} (Micrometer; for Prometheus, a {@code PrometheusMeterRegistry}):
      * <ul>
-     *   <li>{@code http.server.requests}: a timer of every request by {@code method}, {@code route} (the route
+     *   <li>{@code http.server.requests}: a timer of every request by {@code method} (one of HTTP's own, or
+     *       {@code OTHER} for any other token a client sends), {@code route} (the route
      *       template such as {@code /plants/{id}}; the before-handler's {@code /plants} or {@code /plants/*} for a request
      *       refused before its route, such as a 401; {@code unmatched} for a 404; never the raw path) and {@code status}, with
      *       latency buckets from 1 ms to 10 s;</li>
@@ -188,7 +189,10 @@ public final class PlantStoreApi {
      */
     Predicate<Request> install(JavalinConfig config) {
         // Outermost, so that the id is set for the whole exchange: the routes, an error response, the request log.
-        config.jetty.modifyServer(server -> server.insertHandler(new RequestIds()));
+        config.jetty.modifyServer(server -> {
+            server.insertHandler(new MethodOverrides());
+            server.insertHandler(new RequestIds());
+        });
         if (!corsOrigins.isEmpty()) {
             config.routes.before(COLLECTION, new Cors(corsOrigins, HandlerType.POST));
             config.routes.before(COLLECTION + "/*", new Cors(corsOrigins, HandlerType.DELETE));
