@@ -10,8 +10,11 @@ import java.util.List;
  */
 interface Outbox {
 
-    /** How long a claim keeps an event from other claims: far longer than one attempt, which gives up after 10 s. */
-    Duration LEASE = Duration.ofSeconds(60);
+    /**
+     * How long a claim keeps an event from other claims: longer than a round of attempts, which gives up after 20 s,
+     * and how long the events of an instance that died wait before another (or its restart) takes them over.
+     */
+    Duration LEASE = Duration.ofSeconds(30);
 
     /** The pending events of one receiver, and when the oldest of them was recorded (0 when there is none). */
     record Backlog(long pending, long oldestRecordedAtMillis) {

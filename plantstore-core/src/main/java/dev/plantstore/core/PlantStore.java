@@ -52,6 +52,16 @@ public interface PlantStore extends AutoCloseable {
     }
 
     /**
+     * As {@link #inMemory()}, sending an event for each create that stores a plant and each delete that removes one
+     * to {@code webhooks}' receivers. The events wait for delivery in memory too: those not yet delivered are lost on
+     * exit, and while a receiver is down they accumulate without bound.
+     */
+    static PlantStore inMemory(Webhooks webhooks) {
+        var outbox = new MemoryOutbox(webhooks.receiverNames());
+        return new DeliveringPlantStore(new InMemoryPlantStore(outbox), WebhookDelivery.start(outbox, webhooks));
+    }
+
+    /**
      * A store in the database behind {@code dataSource}, in table {@code plants}, created when missing. Each create
      * or delete is acknowledged only once committed; concurrent ones share a transaction (group commit). An
      * operation that cannot finish within five seconds throws {@link StoreUnavailableException}.
@@ -81,5 +91,22 @@ public interface PlantStore extends AutoCloseable {
     /** As {@link #jdbc(DataSource, Duration)}, telling {@code listener} of each group commit. */
     static PlantStore jdbc(DataSource dataSource, Duration timeout, CommitListener listener) {
         return new JdbcPlantStore(dataSource, timeout, listener);
+    }
+
+    /**
+     * As {@link #jdbc(DataSource, Duration, CommitListener)}, sending an event for each create that stores a plant
+     * and each delete that removes one to {@code webhooks}' receivers, at least once each. The event is recorded in
+     * table {@code webhook_outbox} in the transaction of its write, so an acknowledged write always gets its event,
+     * after a crash too, and a write that failed gets none. Every store on one database shares the work: each event
+     * is sent by one of them at a time, and the events of one that dies are taken over after 30 s.
+     */
+    static PlantStore jdbc(DataSource dataSource, Duration timeout, CommitListener listener, Webhooks webhooks) {
+        var store = new JdbcPlantStore(dataSource, timeout, listener, webhooks.receiverNames());
+        try {
+            return new DeliveringPlantStore(store, WebhookDelivery.start(store.outbox(), webhooks));
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
     }
 }

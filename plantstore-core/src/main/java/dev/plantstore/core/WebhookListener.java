@@ -1,0 +1,35 @@
+package dev.plantstore.core;
+
+import java.net.URI;
+
+/**
+ * Told of each webhook delivery attempt and of each receiver's backlog, for metrics. Called on the delivery threads,
+ * so it must be quick and thread-safe; what it throws is logged and changes no delivery.
+ */
+public interface WebhookListener {
+
+    /** A listener that does nothing. */
+    WebhookListener NONE = new WebhookListener() {
+    };
+
+    /** What became of one attempt to deliver one event. */
+    enum Outcome {
+        /** The receiver answered 2xx in time: the event is done. */
+        DELIVERED,
+        /** Any other answer, no answer in time, or no connection: the event will be tried again. */
+        FAILED,
+        /** It failed, and the event was older than the retry period: it is kept, and not tried again. */
+        UNDELIVERABLE
+    }
+
+    /** One attempt to deliver an event to {@code receiver} ended so. */
+    default void attempted(URI receiver, Outcome outcome) {
+    }
+
+    /**
+     * {@code receiver} has {@code pending} events waiting (those of every instance sharing the database), the oldest
+     * recorded {@code oldestAgeMillis} ago (0 when none waits). Told every few seconds.
+     */
+    default void backlog(URI receiver, long pending, long oldestAgeMillis) {
+    }
+}

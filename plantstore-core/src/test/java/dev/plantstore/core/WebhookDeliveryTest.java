@@ -1,0 +1,173 @@
+package dev.plantstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.WebhookReceiver;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Delivery from the memory store's outbox to a receiver on a real HTTP server. */
+class WebhookDeliveryTest {
+
+    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration LOOK = Duration.ofMillis(20);
+
+    private WebhookReceiver receiver;
+    private final List<PlantStore> stores = new ArrayList<>();
+    private final Map<WebhookListener.Outcome, AtomicLong> outcomes = new ConcurrentHashMap<>();
+    private final List<Long> backlogs = Collections.synchronizedList(new ArrayList<>());
+
+    @BeforeEach
+    void startReceiver() throws Exception {
+        receiver = new WebhookReceiver();
+    }
+
+    @AfterEach
+    void stop() {
+        stores.forEach(PlantStore::close);
+        receiver.close();
+    }
+
+    private PlantStore store(Webhooks webhooks) {
+        PlantStore store = PlantStore.inMemory(webhooks.withListener(new WebhookListener() {
+            @Override
+            public void attempted(URI to, WebhookListener.Outcome outcome) {
+                outcomes.computeIfAbsent(outcome, o -> new AtomicLong()).incrementAndGet();
+            }
+
+            @Override
+            public void backlog(URI to, long pending, long oldestAgeMillis) {
+                backlogs.add(pending);
+            }
+        }));
+        stores.add(store);
+        return store;
+    }
+
+    private Webhooks fast() {
+        return Webhooks.to(List.of(receiver.url()), SECRET).withFirstRetry(Duration.ofMillis(20));
+    }
+
+    private long count(WebhookListener.Outcome outcome) {
+        return outcomes.getOrDefault(outcome, new AtomicLong()).get();
+    }
+
+    @Test
+    void aReceiverThatFailsForAWhileGetsEveryEventWithTheSameIdAndBodyOnEachRetry() throws Exception {
+        receiver.answer(503);
+        PlantStore store = store(fast());
+        for (int id = 1; id <= 5; id++) {
+            store.create(new NewPlant(id, "Plant " + id));
+        }
+        assertTrue(Poll.until(WAIT, LOOK, () -> receiver.received().size() >= 4), "retried while failing");
+        receiver.answer(204);
+        assertTrue(Poll.until(WAIT, LOOK, () -> receiver.accepted().size() == 5), "all accepted");
+        Map<String, List<WebhookReceiver.Received>> byId = receiver.received().stream()
+                .collect(Collectors.groupingBy(WebhookReceiver.Received::id));
+        assertEquals(5, byId.size());
+        for (var attempts : byId.values()) {
+            assertEquals(1, attempts.stream().map(WebhookReceiver.Received::body).distinct().count(),
+                    "each retry sends the same body");
+        }
+        assertTrue(count(WebhookListener.Outcome.FAILED) >= 1);
+        assertEquals(5, count(WebhookListener.Outcome.DELIVERED));
+    }
+
+    @Test
+    void eachRequestIsSignedForItsIdTimestampAndBody() throws Exception {
+        PlantStore store = store(fast());
+        store.create(new NewPlant(1, "Monstera", "aroid"));
+        assertTrue(Poll.until(WAIT, LOOK, () -> receiver.accepted().size() == 1));
+        var request = receiver.accepted().get(0);
+        assertTrue(request.body().matches("\\{\"type\":\"plant.created\",\"timestamp\":\"[-0-9T:.]+Z\","
+                + "\"data\":\\{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}}"), request.body());
+        long timestamp = Long.parseLong(request.timestamp());
+        assertTrue(Math.abs(System.currentTimeMillis() / 1000 - timestamp) < 60);
+        assertEquals(Webhooks.to(List.of(receiver.url()), SECRET).signer()
+                        .sign(request.id(), timestamp, request.body().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                request.signature());
+    }
+
+    @Test
+    void eventsOfOneIdArriveInOrderAndAnEventHeldBackDoesNotHoldOtherIds() throws Exception {
+        receiver.answer(503);
+        PlantStore store = store(fast());
+        store.create(new NewPlant(1, "Monstera"));
+        store.delete(1);
+        store.create(new NewPlant(1, "Fern"));
+        assertTrue(Poll.until(WAIT, LOOK, () -> receiver.received().size() >= 3));
+        receiver.answer(200);
+        store.create(new NewPlant(2, "Moss"));
+        assertTrue(Poll.until(WAIT, LOOK, () -> receiver.accepted().size() == 4));
+        List<String> ofOne = receiver.accepted().stream().map(WebhookReceiver.Received::body)
+                .filter(body -> body.contains("\"id\":1")).map(body -> body.substring(9, 22)).toList();
+        assertEquals(List.of("plant.created", "plant.deleted", "plant.created"), ofOne);
+        assertEquals(1, receiver.received().stream().filter(r -> r.body().contains("plant.deleted")).count(),
+                "the delete was not sent before its create was delivered");
+    }
+
+    @Test
+    void anEventStillFailingAfterTheRetryPeriodIsKeptAsUndeliverableAndCounted() throws Exception {
+        receiver.answer(500);
+        var outbox = new MemoryOutbox(List.of(receiver.url().toString()));
+        var webhooks = fast().withRetryPeriodForTests(Duration.ofMillis(300));
+        var delivery = WebhookDelivery.start(outbox, webhooks.withListener(new WebhookListener() {
+            @Override
+            public void attempted(URI to, WebhookListener.Outcome outcome) {
+                outcomes.computeIfAbsent(outcome, o -> new AtomicLong()).incrementAndGet();
+            }
+        }));
+        try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
+            store.create(new NewPlant(1, "Monstera"));
+            assertTrue(Poll.until(WAIT, LOOK, () -> outbox.undeliverableCount(receiver.url().toString()) == 1));
+            assertEquals(1, count(WebhookListener.Outcome.UNDELIVERABLE));
+            assertEquals(0, outbox.backlog(receiver.url().toString()).pending());
+        }
+    }
+
+    @Test
+    void aRedirectIsNotFollowedButCountsAsAFailure() throws Exception {
+        receiver.answer(307);
+        PlantStore store = store(fast());
+        store.create(new NewPlant(1, "Monstera"));
+        assertTrue(Poll.until(WAIT, LOOK, () -> count(WebhookListener.Outcome.FAILED) >= 2));
+        assertEquals(0, count(WebhookListener.Outcome.DELIVERED));
+    }
+
+    @Test
+    void theBacklogIsReported() throws Exception {
+        receiver.answer(503);
+        PlantStore store = store(fast());
+        store.create(new NewPlant(1, "Monstera"));
+        store.create(new NewPlant(2, "Fern"));
+        assertTrue(Poll.until(Duration.ofSeconds(15), LOOK, () -> backlogs.contains(2L)), backlogs.toString());
+    }
+
+    @Test
+    void aReceiverThatIsDownSlowsNoWriteAndNoHealthCheck() throws Exception {
+        receiver.hang();
+        PlantStore store = store(fast());
+        store.create(new NewPlant(0, "first"));
+        assertTrue(Poll.until(WAIT, LOOK, () -> receiver.received().size() == 1), "the receiver holds a request");
+        long start = System.nanoTime();
+        for (int id = 1; id <= 200; id++) {
+            store.create(new NewPlant(id, "Plant"));
+        }
+        assertTrue(store.isAvailable());
+        long tookMillis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(tookMillis < 2_000, "200 creates took " + tookMillis + " ms");
+    }
+}

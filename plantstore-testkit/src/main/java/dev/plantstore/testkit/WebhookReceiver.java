@@ -1,0 +1,95 @@
+package dev.plantstore.testkit;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A webhook receiver on a real HTTP server (the JDK's), on a free port of 127.0.0.1: it keeps every request it gets,
+ * and answers with the status it is set to, or holds the request unanswered while set to hang.
+ */
+public final class WebhookReceiver implements AutoCloseable {
+
+    /** One request as received. */
+    public record Received(String id, String timestamp, String signature, String body, int answered) {
+    }
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final List<Received> received = new ArrayList<>();
+    private final CountDownLatch released = new CountDownLatch(1);
+    private volatile int status = 200;
+    private volatile boolean hang;
+
+    public WebhookReceiver() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        server.createContext("/", this::handle);
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    public URI url() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/hook");
+    }
+
+    /** Every later request is answered with {@code status}. */
+    public void answer(int status) {
+        this.status = status;
+        this.hang = false;
+    }
+
+    /** Every later request is held without an answer until {@link #close()}. */
+    public void hang() {
+        this.hang = true;
+    }
+
+    /** The requests so far, answered or not, in the order they arrived. */
+    public synchronized List<Received> received() {
+        return List.copyOf(received);
+    }
+
+    /** The requests so far that were answered 2xx. */
+    public synchronized List<Received> accepted() {
+        return received.stream().filter(r -> r.answered() >= 200 && r.answered() < 300).toList();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        var headers = exchange.getRequestHeaders();
+        boolean hanging = hang;
+        int answer = hanging ? 0 : status;
+        synchronized (this) {
+            received.add(new Received(headers.getFirst("webhook-id"), headers.getFirst("webhook-timestamp"),
+                    headers.getFirst("webhook-signature"), body, answer));
+        }
+        if (hanging) {
+            try {
+                released.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        exchange.sendResponseHeaders(hanging ? 503 : answer, -1);
+        exchange.close();
+    }
+
+    @Override
+    public void close() {
+        released.countDown();
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
