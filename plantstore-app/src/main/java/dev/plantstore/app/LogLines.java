@@ -59,12 +59,46 @@ final class LogLines {
         if (requestId != null) {
             line.append('[').append(requestId).append("] ");
         }
-        line.append(logger, logger.lastIndexOf('.') + 1, logger.length()).append(" - ").append(message)
-                .append(System.lineSeparator());
+        line.append(logger, logger.lastIndexOf('.') + 1, logger.length()).append(" - ");
+        appendNeutral(line, message).append(System.lineSeparator());
         if (thrown != null) {
             line.append(stackTrace(thrown));
         }
         return line.toString();
+    }
+
+    /**
+     * Appends {@code text} with every character that could end, overwrite or reorder a line in a terminal or a log
+     * viewer written as an escape ({@code \n}, {@code \u0085}): C0 and C1 controls, DEL, the line and paragraph
+     * separators and the bidirectional controls. A message can quote a client (a path), and a client must not be able
+     * to forge or disguise a line.
+     */
+    static StringBuilder appendNeutral(StringBuilder line, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!isNeutral(c)) {
+                switch (c) {
+                    case '\n' -> line.append("\\n");
+                    case '\r' -> line.append("\\r");
+                    case '\t' -> line.append("\\t");
+                    default -> line.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 0xf])
+                            .append(HEX[(c >> 4) & 0xf]).append(HEX[c & 0xf]);
+                }
+            } else {
+                line.append(c);
+            }
+        }
+        return line;
+    }
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private static boolean isNeutral(char c) {
+        if (c < 0x80) {
+            return c >= 0x20 && c != 0x7f;
+        }
+        return c > 0x9f && c != 0x061c && c != 0x200e && c != 0x200f && (c < 0x2028 || c > 0x202e)
+                && (c < 0x2066 || c > 0x2069);
     }
 
     static String json(Level level, String logger, String message, Map<String, String> context, Throwable thrown) {

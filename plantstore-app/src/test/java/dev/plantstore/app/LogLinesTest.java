@@ -75,6 +75,45 @@ class LogLinesTest {
     }
 
     @Test
+    void aTextLineEscapesEveryControlLineSeparatorAndBidiCharacterAClientCouldSend() {
+        var sent = new StringBuilder();
+        for (char c = 0; c < 0x20; c++) {
+            sent.append(c);
+        }
+        sent.append('\u007f');
+        for (char c = 0x80; c < 0xa0; c++) {
+            sent.append(c);
+        }
+        sent.append("\u2028\u2029\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069");
+        String log = logged(Options.LogFormat.TEXT, () -> {
+            MDC.put("requestId", "req-9");
+            LoggerFactory.getLogger("dev.plantstore.access").info("GET /a" + sent + "b 404 0.1ms");
+        });
+        assertEquals(1, log.lines().count(), log);
+        String line = log.substring(0, log.length() - System.lineSeparator().length());
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            assertTrue(c >= 0x20 && c < 0x7f, () -> "raw U+%04X in %s".formatted((int) c, line));
+        }
+        assertTrue(line.endsWith("access - GET /a\\u0000\\u0001"
+                + line.substring(line.indexOf("\\u0002"), line.indexOf("b 404")) + "b 404 0.1ms"), line);
+        assertTrue(line.contains("\\n") && line.contains("\\u0085") && line.contains("\\u2028")
+                && line.contains("\\u202e"), line);
+        assertTrue(logged(Options.LogFormat.TEXT, () -> LoggerFactory.getLogger("dev.plantstore.x")
+                .info("Monstera \u00e9t\u00e9 \ud83c\udf3f")).contains("Monstera \u00e9t\u00e9 \ud83c\udf3f"),
+                "other text stays as it is");
+    }
+
+    @Test
+    void aJsonLineEscapesControlCharactersAsJsonDoes() throws Exception {
+        String log = logged(Options.LogFormat.JSON, () -> LoggerFactory.getLogger("dev.plantstore.access")
+                .info("GET /\u0085\u2028\u202e\u001b[2J 404 0.1ms"));
+        assertEquals(1, log.lines().count(), log);
+        assertEquals("GET /\u0085\u2028\u202e\u001b[2J 404 0.1ms",
+                new ObjectMapper().readTree(log).get("message").textValue());
+    }
+
+    @Test
     void aJsonLineKeepsAStackTraceInOneField() throws Exception {
         String log = logged(Options.LogFormat.JSON, () -> LoggerFactory.getLogger("dev.plantstore.x")
                 .error("request {} failed", "r1", new IllegalStateException("boom")));
