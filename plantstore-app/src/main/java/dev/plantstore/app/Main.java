@@ -30,13 +30,15 @@ public final class Main {
     public static void main(String[] args) {
         Console out = Console.install();
         try {
-            Options options = Options.parse(Arrays.asList(args), System.getenv());
+            // The one read of the environment: Options takes its configuration from this map, and nothing else does.
+            Map<String, String> env = System.getenv();
+            Options options = Options.parse(Arrays.asList(args), env);
             LogLines.useFormat(options.logFormat());
             if (options.help()) {
                 out.print(Options.USAGE);
                 return;
             }
-            start(options, System.getenv(), out);
+            start(options, Options.secrets(env), out);
         } catch (UsageException e) {
             out.flush();
             System.err.println("plantstore: " + e.getMessage());
@@ -48,9 +50,9 @@ public final class Main {
         }
     }
 
-    private static void start(Options options, Map<String, String> env, Console out)
+    private static void start(Options options, Options.Secrets secrets, Console out)
             throws UsageException, StartupException {
-        List<String> tokens = Tokens.configured(env.get("PLANTSTORE_TOKENS"), options.tokensFile());
+        List<String> tokens = Tokens.configured(secrets.tokens(), options.tokensFile());
         String generatedToken = null;
         if (tokens.isEmpty()) {
             generatedToken = Tokens.generate();
@@ -67,7 +69,7 @@ public final class Main {
         Optional<PrometheusMeterRegistry> metrics = options.managementPort().isPresent()
                 ? Optional.of(jvmMeasured(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
                 : Optional.empty();
-        OpenStore store = OpenStore.open(options.store(), env,
+        OpenStore store = OpenStore.open(options.store(), secrets,
                 metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE));
         PlantStoreApi api;
         try {

@@ -15,7 +15,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Map;
 
 /** The store the server runs on, with whatever it holds open (a file lock, a connection pool), closed together. */
 final class OpenStore implements AutoCloseable {
@@ -41,12 +40,12 @@ final class OpenStore implements AutoCloseable {
      * @throws StartupException with a one-line reason that never contains credentials: the store is in use, the
      *                          database is unreachable, its schema is newer than this release
      */
-    static OpenStore open(StoreSpec spec, Map<String, String> env) throws StartupException {
-        return open(spec, env, CommitListener.NONE);
+    static OpenStore open(StoreSpec spec, Options.Secrets secrets) throws StartupException {
+        return open(spec, secrets, CommitListener.NONE);
     }
 
-    /** As {@link #open(StoreSpec, Map)}, telling {@code commits} of each group commit of a database store. */
-    static OpenStore open(StoreSpec spec, Map<String, String> env, CommitListener commits) throws StartupException {
+    /** As {@link #open(StoreSpec, Options.Secrets)}, telling {@code commits} of each group commit of a database store. */
+    static OpenStore open(StoreSpec spec, Options.Secrets secrets, CommitListener commits) throws StartupException {
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
             PlantStore store;
@@ -56,7 +55,7 @@ final class OpenStore implements AutoCloseable {
                 resources.push(pool);
                 store = PlantStore.jdbc(pool, commits);
             } else if (spec instanceof StoreSpec.Postgres postgres) {
-                HikariDataSource pool = postgresPool(postgres, env);
+                HikariDataSource pool = postgresPool(postgres, secrets);
                 resources.push(pool);
                 store = PlantStore.jdbc(pool, commits);
             } else {
@@ -127,18 +126,12 @@ final class OpenStore implements AutoCloseable {
         return new HikariDataSource(config);
     }
 
-    private static HikariDataSource postgresPool(StoreSpec.Postgres spec, Map<String, String> env) {
+    private static HikariDataSource postgresPool(StoreSpec.Postgres spec, Options.Secrets secrets) {
         var config = new HikariConfig();
         config.setPoolName("plantstore");
         config.setJdbcUrl(spec.url());
-        String user = env.get("PLANTSTORE_DB_USER");
-        if (user != null) {
-            config.setUsername(user);
-        }
-        String password = env.get("PLANTSTORE_DB_PASSWORD");
-        if (password != null) {
-            config.setPassword(password);
-        }
+        secrets.databaseUser().ifPresent(config::setUsername);
+        secrets.databasePassword().ifPresent(config::setPassword);
         config.setMaximumPoolSize(8);
         config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
         config.setValidationTimeout(1_000);

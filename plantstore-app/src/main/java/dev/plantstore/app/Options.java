@@ -14,7 +14,15 @@ import java.util.OptionalInt;
 
 /**
  * The server's settings. Each comes from its flag, else from its environment variable, else from its default.
- * Tokens never come from a flag value, which any user could read with {@code ps}.
+ * Secrets (tokens, database credentials) come only from the environment, never from a flag, which any user could read
+ * with {@code ps}.
+ *
+ * <p>Each option is declared once, in {@link #TABLE}: its flag, what its value looks like, its help line, its parser
+ * and its default. The environment variable, the {@code --help} text and the defaults are derived from that
+ * declaration. The table is this class's own rather than picocli's: picocli's environment fallback
+ * ({@code ${env:VAR:-default}}) forgets whether a value came from the flag or the variable, which every refusal here
+ * names, and the flags, values and messages must stay as they are; a table of twenty lines does the rest.
+ * To add an option: declare it in the table and add its component to this record (and to {@link #from}).
  */
 record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean docs,
                List<String> corsOrigins, int authFailureLimit, int idleTimeoutSeconds, OptionalInt managementPort,
@@ -24,98 +32,146 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
     /** How log lines are written: for people, or one JSON object per line for a collector. */
     enum LogFormat { TEXT, JSON }
 
-    static final String DEFAULT_HOST = "0.0.0.0";
-    static final int DEFAULT_PORT = 8080;
-    static final int DEFAULT_IDLE_TIMEOUT_SECONDS = (int) PlantStoreServer.DEFAULT_IDLE_TIMEOUT.toSeconds();
-    static final String DEFAULT_MANAGEMENT_HOST = "127.0.0.1";
+    /** The environment variables' common prefix: {@code --max-body-bytes} falls back to PLANTSTORE_MAX_BODY_BYTES. */
+    static final String VARIABLE_PREFIX = "PLANTSTORE_";
+
+    static final Option<String> HOST = Option.of("--host", "HOST", "address to listen on",
+            Options::requireNonBlank, "0.0.0.0");
+    static final Option<Integer> PORT = Option.of("--port", "PORT", "port to listen on, 0 for any free port",
+            given -> parseInt(given, 0, 65_535), "8080");
+    static final Option<Integer> MAX_BODY_BYTES = Option.of("--max-body-bytes", "N", "largest request body accepted",
+            given -> parseInt(given, 1, Integer.MAX_VALUE - 1), String.valueOf(PlantStoreApi.DEFAULT_MAX_BODY_BYTES));
+    static final Option<Optional<Path>> TOKENS_FILE = Option.withoutDefault("--tokens-file", "FILE",
+            "bearer tokens, one per line; blank lines and whole lines starting with # are skipped",
+            given -> Optional.of(Path.of(requireNonBlank(given))), Optional.empty(), "");
+    static final Option<StoreSpec> STORE = Option.of("--store", "STORE", """
+            where plants are kept:
+              memory                 in this process only, gone on exit
+              sqlite:PATH            a SQLite file, every acknowledged write on disk
+              jdbc:postgresql://...  PostgreSQL, shared by several instances; the user and password
+                                     come from the URL or from PLANTSTORE_DB_USER and
+                                     PLANTSTORE_DB_PASSWORD""",
+            given -> StoreSpec.parse(given.source(), given.value()), StoreSpec.DEFAULT);
+    static final Option<Boolean> DOCS = Option.of("--docs", "on|off", "serve /openapi.yaml, /openapi.json and /docs",
+            Options::parseOnOff, "on");
+    static final Option<List<String>> CORS_ORIGINS = Option.withoutDefault("--cors-origins", "LIST",
+            "comma-separated origins whose pages may call the API from a browser, such as https://docs.example.com, "
+                    + "or * for any",
+            given -> parseOrigins(given.value()), List.of(), "none");
+    static final Option<Integer> AUTH_FAILURE_LIMIT = Option.of("--auth-failure-limit", "N",
+            "refused tokens a client address may send per minute before it gets 429, 0 for no limit",
+            given -> parseInt(given, 0, 1_000_000), String.valueOf(PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT));
+    static final Option<Integer> IDLE_TIMEOUT = Option.of("--idle-timeout", "SECONDS",
+            "close a connection silent this long: idle, stalled in its headers, or in a body, which gets 408",
+            given -> parseInt(given, 1, 3_600), String.valueOf(PlantStoreServer.DEFAULT_IDLE_TIMEOUT.toSeconds()));
+    static final Option<OptionalInt> MANAGEMENT_PORT = Option.withoutDefault("--management-port", "PORT",
+            "also serve GET /metrics (Prometheus), /health/live and /health/ready, without a token, on this port, "
+                    + "0 for any free port",
+            given -> OptionalInt.of(parseInt(given, 0, 65_535)), OptionalInt.empty(), "off");
+    static final Option<String> MANAGEMENT_HOST = Option.of("--management-host", "HOST",
+            "address the management port listens on", Options::requireNonBlank, "127.0.0.1");
+    static final Option<LogFormat> LOG_FORMAT = Option.of("--log-format", "FORMAT",
+            "text, or json for one JSON object per line", Options::parseLogFormat, "text");
     /**
      * Long enough for a load balancer checking readiness every 2 s to see two failed checks (HAProxy's
      * {@code inter 2s fall 2}, Kubernetes' {@code periodSeconds: 2, failureThreshold: 2}) with a second to spare.
      */
-    static final int DEFAULT_DRAIN_SECONDS = 5;
+    static final Option<Integer> DRAIN_SECONDS = Option.of("--drain-seconds", "N",
+            "on SIGTERM, report not ready and keep serving this long before stopping, so a load balancer stops "
+                    + "sending requests first",
+            given -> parseInt(given, 0, 600), "5");
+    static final Option<Integer> MAX_CONNECTIONS = Option.of("--max-connections", "N",
+            "open connections at most; past it new ones wait in the system's accept queue until one closes",
+            given -> parseInt(given, 1, 1_000_000), String.valueOf(ClientLimits.DEFAULT_MAX_CONNECTIONS));
+    static final Option<Integer> MIN_BODY_RATE = Option.of("--min-body-rate", "BYTES",
+            "bytes per second a request body must average after its first 5 s, else 408 and the connection is "
+                    + "closed; 0 for no minimum",
+            given -> parseInt(given, 0, 100_000_000), String.valueOf(ClientLimits.DEFAULT_MIN_BODY_BYTES_PER_SECOND));
 
-    static final String USAGE = """
-            Usage: java -jar plantstore.jar [options]
+    /** Every option, in the order {@code --help} lists them and their values are checked. */
+    static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, DOCS, CORS_ORIGINS,
+            AUTH_FAILURE_LIMIT, IDLE_TIMEOUT, MANAGEMENT_PORT, MANAGEMENT_HOST, LOG_FORMAT, DRAIN_SECONDS,
+            MAX_CONNECTIONS, MIN_BODY_RATE);
 
-            Serves the Plant Store API: POST /plants, DELETE /plants/{id}, and GET /health, /health/live and
-            /health/ready.
+    static final Secret TOKENS = new Secret("PLANTSTORE_TOKENS", "bearer tokens, comma-separated, used together with "
+            + "--tokens-file; with no token configured, one is generated and printed at start-up");
+    static final Secret DB_USER = new Secret("PLANTSTORE_DB_USER", "PostgreSQL user, if the --store URL names none");
+    static final Secret DB_PASSWORD = new Secret("PLANTSTORE_DB_PASSWORD",
+            "PostgreSQL password, if the --store URL gives none");
 
-            Options (each falls back to its environment variable):
-              --host HOST             address to listen on (PLANTSTORE_HOST, default 0.0.0.0)
-              --port PORT             port to listen on, 0 for any free port (PLANTSTORE_PORT, default 8080)
-              --max-body-bytes N      largest request body accepted (PLANTSTORE_MAX_BODY_BYTES, default 65536)
-              --tokens-file FILE      bearer tokens, one per line; lines starting with # are comments
-                                      (PLANTSTORE_TOKENS_FILE)
-              --store STORE           where plants are kept (PLANTSTORE_STORE, default sqlite:plantstore.db):
-                                        memory                  in this process only, gone on exit
-                                        sqlite:PATH             a SQLite file, every acknowledged write on disk
-                                        jdbc:postgresql://...   PostgreSQL, shared by several instances; the user
-                                                                and password come from the URL or from
-                                                                PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD
-              --docs on|off           serve /openapi.yaml, /openapi.json and /docs (PLANTSTORE_DOCS, default on)
-              --cors-origins LIST     comma-separated origins whose pages may call the API from a browser, such
-                                      as https://docs.example.com, or * for any (PLANTSTORE_CORS_ORIGINS, default none)
-              --auth-failure-limit N  refused tokens a client address may send per minute before it gets 429,
-                                      0 for no limit (PLANTSTORE_AUTH_FAILURE_LIMIT, default 30)
-              --idle-timeout SECONDS  close a connection silent this long: idle, stalled in its headers, or in
-                                      a body, which gets 408 (PLANTSTORE_IDLE_TIMEOUT, default 30)
-              --management-port PORT  also serve GET /metrics (Prometheus), /health/live and /health/ready, without
-                                      a token, on this port, 0 for any free port (PLANTSTORE_MANAGEMENT_PORT,
-                                      default off)
-              --management-host HOST  address the management port listens on (PLANTSTORE_MANAGEMENT_HOST,
-                                      default 127.0.0.1)
-              --log-format FORMAT     text, or json for one JSON object per line (PLANTSTORE_LOG_FORMAT,
-                                      default text)
-              --drain-seconds N       on SIGTERM, report not ready and keep serving this long before stopping, so
-                                      a load balancer stops sending requests first (PLANTSTORE_DRAIN_SECONDS,
-                                      default 5)
-              --max-connections N     open connections at most; past it new ones wait in the system's accept
-                                      queue until one closes (PLANTSTORE_MAX_CONNECTIONS, default 10000)
-              --min-body-rate BYTES   bytes per second a request body must average after its first 5 s, else
-                                      408 and the connection is closed; 0 for no minimum
-                                      (PLANTSTORE_MIN_BODY_RATE, default 256)
-              -h, --help              print this help and exit
+    /** Every value taken from the environment alone. */
+    static final List<Secret> SECRETS = List.of(TOKENS, DB_USER, DB_PASSWORD);
 
-            Tokens also come from PLANTSTORE_TOKENS (comma-separated). With no token configured, one is
-            generated and printed at start-up.
-            """;
+    static final String USAGE = Help.usage(TABLE, SECRETS);
 
-    /** Each option's flag and the environment variable it falls back to. */
-    private static final Map<String, String> ENVIRONMENT_FALLBACK = Map.ofEntries(
-            Map.entry("--host", "PLANTSTORE_HOST"),
-            Map.entry("--port", "PLANTSTORE_PORT"),
-            Map.entry("--max-body-bytes", "PLANTSTORE_MAX_BODY_BYTES"),
-            Map.entry("--tokens-file", "PLANTSTORE_TOKENS_FILE"),
-            Map.entry("--store", "PLANTSTORE_STORE"),
-            Map.entry("--docs", "PLANTSTORE_DOCS"),
-            Map.entry("--cors-origins", "PLANTSTORE_CORS_ORIGINS"),
-            Map.entry("--auth-failure-limit", "PLANTSTORE_AUTH_FAILURE_LIMIT"),
-            Map.entry("--idle-timeout", "PLANTSTORE_IDLE_TIMEOUT"),
-            Map.entry("--management-port", "PLANTSTORE_MANAGEMENT_PORT"),
-            Map.entry("--management-host", "PLANTSTORE_MANAGEMENT_HOST"),
-            Map.entry("--log-format", "PLANTSTORE_LOG_FORMAT"),
-            Map.entry("--drain-seconds", "PLANTSTORE_DRAIN_SECONDS"),
-            Map.entry("--max-connections", "PLANTSTORE_MAX_CONNECTIONS"),
-            Map.entry("--min-body-rate", "PLANTSTORE_MIN_BODY_RATE"));
+    /**
+     * One option as declared in the table.
+     *
+     * @param valueName    what {@code --help} shows after the flag
+     * @param help         the help line; lines after the first are shown as they are, below the first
+     * @param defaultValue the value when neither the flag nor the variable is given
+     * @param shownDefault the default as {@code --help} says it, empty for none
+     */
+    record Option<T>(String flag, String valueName, String help, Parser<T> parser, T defaultValue,
+                     String shownDefault) {
+
+        /** An option whose default is written as a user would give it, and parsed as a given value would be. */
+        static <T> Option<T> of(String flag, String valueName, String help, Parser<T> parser, String defaultText) {
+            try {
+                return new Option<>(flag, valueName, help, parser, parser.parse(new Given(defaultText, flag)),
+                        defaultText);
+            } catch (UsageException e) {
+                throw new IllegalArgumentException("the default of " + flag + " is not a valid value", e);
+            }
+        }
+
+        /** An option that is off or empty unless given: no value a user could give means the same. */
+        static <T> Option<T> withoutDefault(String flag, String valueName, String help, Parser<T> parser,
+                                            T absent, String shownDefault) {
+            return new Option<>(flag, valueName, help, parser, absent, shownDefault);
+        }
+
+        /** {@code --max-body-bytes} falls back to {@code PLANTSTORE_MAX_BODY_BYTES}. */
+        String variable() {
+            return VARIABLE_PREFIX + flag.substring(2).toUpperCase(Locale.ROOT).replace('-', '_');
+        }
+
+        private T valueIn(Map<String, Given> given) throws UsageException {
+            Given value = given.get(flag);
+            return value == null ? defaultValue : parser.parse(value);
+        }
+    }
+
+    /** A value read only from the environment. */
+    record Secret(String variable, String help) {
+
+        Optional<String> in(Map<String, String> env) {
+            return Optional.ofNullable(env.get(variable));
+        }
+    }
+
+    /** Turns a given value into an option's value, or refuses it naming where it came from. */
+    @FunctionalInterface
+    interface Parser<T> {
+        T parse(Given given) throws UsageException;
+    }
 
     /** A value as given, and where it came from (the flag or the variable), for the message if it is bad. */
-    private record Given(String value, String source) {
+    record Given(String value, String source) {
     }
 
     static Options parse(List<String> args, Map<String, String> env) throws UsageException {
         if (args.contains("-h") || args.contains("--help")) {
-            return new Options(DEFAULT_HOST, DEFAULT_PORT, PlantStoreApi.DEFAULT_MAX_BODY_BYTES, Optional.empty(),
-                    StoreSpec.parse("default", StoreSpec.DEFAULT), true, List.of(),
-                    PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT, DEFAULT_IDLE_TIMEOUT_SECONDS, OptionalInt.empty(),
-                    DEFAULT_MANAGEMENT_HOST, LogFormat.TEXT, DEFAULT_DRAIN_SECONDS,
-                    ClientLimits.DEFAULT_MAX_CONNECTIONS, ClientLimits.DEFAULT_MIN_BODY_BYTES_PER_SECOND, true);
+            return from(Map.of(), true);
         }
+        Map<String, Option<?>> byFlag = new HashMap<>();
         Map<String, Given> given = new HashMap<>();
-        ENVIRONMENT_FALLBACK.forEach((flag, variable) -> {
-            if (env.get(variable) != null) {
-                given.put(flag, new Given(env.get(variable), variable));
+        for (Option<?> option : TABLE) {
+            byFlag.put(option.flag(), option);
+            if (env.get(option.variable()) != null) {
+                given.put(option.flag(), new Given(env.get(option.variable()), option.variable()));
             }
-        });
+        }
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             int equals = arg.indexOf('=');
@@ -124,7 +180,7 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                 throw new UsageException(flag + " is not an option: a token on the command line is visible to every "
                         + "user through ps; use PLANTSTORE_TOKENS or --tokens-file");
             }
-            if (!ENVIRONMENT_FALLBACK.containsKey(flag)) {
+            if (!byFlag.containsKey(flag)) {
                 throw new UsageException(
                         (arg.startsWith("-") ? "unknown option " : "unexpected argument ") + arg + " (see --help)");
             }
@@ -136,47 +192,33 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                 throw new UsageException(flag + " needs a value (see --help)");
             }
         }
+        return from(given, false);
+    }
 
-        Given host = given.get("--host");
-        Given port = given.get("--port");
-        Given maxBodyBytes = given.get("--max-body-bytes");
-        Given tokensFile = given.get("--tokens-file");
-        Given store = given.get("--store");
-        Given docs = given.get("--docs");
-        Given corsOrigins = given.get("--cors-origins");
-        Given authFailureLimit = given.get("--auth-failure-limit");
-        Given idleTimeout = given.get("--idle-timeout");
-        Given managementPort = given.get("--management-port");
-        Given managementHost = given.get("--management-host");
-        Given logFormat = given.get("--log-format");
-        Given drainSeconds = given.get("--drain-seconds");
-        Given maxConnections = given.get("--max-connections");
-        Given minBodyRate = given.get("--min-body-rate");
-        return new Options(
-                host == null ? DEFAULT_HOST : requireNonBlank(host),
-                port == null ? DEFAULT_PORT : parseInt(port, 0, 65_535),
-                maxBodyBytes == null
-                        ? PlantStoreApi.DEFAULT_MAX_BODY_BYTES
-                        : parseInt(maxBodyBytes, 1, Integer.MAX_VALUE - 1),
-                tokensFile == null ? Optional.empty() : Optional.of(Path.of(requireNonBlank(tokensFile))),
-                store == null
-                        ? StoreSpec.parse("default", StoreSpec.DEFAULT)
-                        : StoreSpec.parse(store.source(), store.value()),
-                docs == null || parseOnOff(docs),
-                corsOrigins == null ? List.of() : parseOrigins(corsOrigins.value()),
-                authFailureLimit == null
-                        ? PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT
-                        : parseInt(authFailureLimit, 0, 1_000_000),
-                idleTimeout == null ? DEFAULT_IDLE_TIMEOUT_SECONDS : parseInt(idleTimeout, 1, 3_600),
-                managementPort == null ? OptionalInt.empty() : OptionalInt.of(parseInt(managementPort, 0, 65_535)),
-                managementHost == null ? DEFAULT_MANAGEMENT_HOST : requireNonBlank(managementHost),
-                logFormat == null ? LogFormat.TEXT : parseLogFormat(logFormat),
-                drainSeconds == null ? DEFAULT_DRAIN_SECONDS : parseInt(drainSeconds, 0, 600),
-                maxConnections == null ? ClientLimits.DEFAULT_MAX_CONNECTIONS : parseInt(maxConnections, 1, 1_000_000),
-                minBodyRate == null
-                        ? ClientLimits.DEFAULT_MIN_BODY_BYTES_PER_SECOND
-                        : parseInt(minBodyRate, 0, 100_000_000),
-                false);
+    /** The secrets in {@code env}: the one other place the environment is read for configuration. */
+    static Secrets secrets(Map<String, String> env) {
+        return new Secrets(TOKENS.in(env), DB_USER.in(env), DB_PASSWORD.in(env));
+    }
+
+    /** Tokens and database credentials; {@link #toString()} shows which are set, never their values. */
+    record Secrets(Optional<String> tokens, Optional<String> databaseUser, Optional<String> databasePassword) {
+
+        static final Secrets NONE = new Secrets(Optional.empty(), Optional.empty(), Optional.empty());
+
+        @Override
+        public String toString() {
+            return "Secrets[tokens " + (tokens.isPresent() ? "set" : "unset") + ", database user "
+                    + (databaseUser.isPresent() ? "set" : "unset") + ", database password "
+                    + (databasePassword.isPresent() ? "set" : "unset") + "]";
+        }
+    }
+
+    private static Options from(Map<String, Given> given, boolean help) throws UsageException {
+        return new Options(HOST.valueIn(given), PORT.valueIn(given), MAX_BODY_BYTES.valueIn(given),
+                TOKENS_FILE.valueIn(given), STORE.valueIn(given), DOCS.valueIn(given), CORS_ORIGINS.valueIn(given),
+                AUTH_FAILURE_LIMIT.valueIn(given), IDLE_TIMEOUT.valueIn(given), MANAGEMENT_PORT.valueIn(given),
+                MANAGEMENT_HOST.valueIn(given), LOG_FORMAT.valueIn(given), DRAIN_SECONDS.valueIn(given),
+                MAX_CONNECTIONS.valueIn(given), MIN_BODY_RATE.valueIn(given), help);
     }
 
     private static LogFormat parseLogFormat(Given given) throws UsageException {

@@ -25,10 +25,11 @@ final class Tokens {
     }
 
     /** The configured tokens from {@code PLANTSTORE_TOKENS} and the tokens file together; empty when there are none. */
-    static List<String> configured(String environmentValue, Optional<Path> tokensFile) throws UsageException {
+    static List<String> configured(Optional<String> environmentValue, Optional<Path> tokensFile)
+            throws UsageException {
         List<String> tokens = new ArrayList<>();
-        if (environmentValue != null) {
-            for (String token : environmentValue.split(",")) {
+        if (environmentValue.isPresent()) {
+            for (String token : environmentValue.get().split(",")) {
                 if (!token.isBlank()) {
                     tokens.add(token.strip());
                 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -15,7 +14,8 @@ class OpenStoreTest {
     @ValueSource(strings = {"jdbc:postgresql://app:hunter2@127.0.0.1:1/plants",
             "jdbc:postgresql://127.0.0.1:1/plants?user=app&password=hunter2&sslpassword=hunter2"})
     void anUnreachableDatabaseIsReportedWithoutItsPassword(String url) {
-        var failure = assertThrows(StartupException.class, () -> OpenStore.open(new StoreSpec.Postgres(url), Map.of()));
+        var failure = assertThrows(StartupException.class,
+                () -> OpenStore.open(new StoreSpec.Postgres(url), Options.Secrets.NONE));
         assertTrue(failure.getMessage().startsWith("cannot open store jdbc:postgresql://127.0.0.1:1/plants: "),
                 failure.getMessage());
         assertFalse(failure.getMessage().contains("hunter2"), failure.getMessage());

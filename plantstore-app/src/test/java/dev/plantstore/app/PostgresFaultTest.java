@@ -14,7 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +36,7 @@ class PostgresFaultTest {
     void start() throws Exception {
         postgres = TestPostgres.freshSchema();
         proxy = new TcpProxy(postgres.host(), postgres.port());
-        store = OpenStore.open(new StoreSpec.Postgres(postgres.schemaUrlThrough(proxy.port())), Map.of());
+        store = OpenStore.open(new StoreSpec.Postgres(postgres.schemaUrlThrough(proxy.port())), Options.Secrets.NONE);
         var api = PlantStoreApi.of(store.store(), TokenVerifier.staticTokens(List.of(TOKEN)));
         server = PlantStoreServer.start(api, "127.0.0.1", 0);
     }

@@ -35,7 +35,7 @@ class TokensTest {
     void aFileOtherUsersCanReadOrWriteIsRefused(String mode) throws Exception {
         Path tokens = file("secret\n");
         Files.setPosixFilePermissions(tokens, PosixFilePermissions.fromString(mode));
-        var e = assertThrows(UsageException.class, () -> Tokens.configured(null, Optional.of(tokens)));
+        var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)));
         assertEquals("tokens file " + tokens + " is open to other users (" + mode + "); make it private with: chmod 600 "
                 + tokens, e.getMessage());
     }
@@ -44,42 +44,42 @@ class TokensTest {
     void aFileOnlyItsOwnerCanReadIsAccepted() throws Exception {
         Path tokens = file("secret\n");
         Files.setPosixFilePermissions(tokens, PosixFilePermissions.fromString("r--------"));
-        assertEquals(List.of("secret"), Tokens.configured(null, Optional.of(tokens)));
+        assertEquals(List.of("secret"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
     }
 
     @Test
     void environmentTokensAreCommaSeparatedAndTrimmed() throws UsageException {
-        assertEquals(List.of("a1", "b2", "c3"), Tokens.configured(" a1, b2,,c3 ,", Optional.empty()));
+        assertEquals(List.of("a1", "b2", "c3"), Tokens.configured(Optional.of(" a1, b2,,c3 ,"), Optional.empty()));
     }
 
     @Test
     void fileHasOneTokenPerLineWithCommentsAndBlankLines() throws Exception {
         Path tokens = file("# production\nalpha\n\n  beta  \n# retired: gamma\n");
-        assertEquals(List.of("alpha", "beta"), Tokens.configured(null, Optional.of(tokens)));
+        assertEquals(List.of("alpha", "beta"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
     }
 
     @Test
     void environmentAndFileTokensAreBothAccepted() throws Exception {
-        assertEquals(List.of("env", "file"), Tokens.configured("env", Optional.of(file("file\n"))));
+        assertEquals(List.of("env", "file"), Tokens.configured(Optional.of("env"), Optional.of(file("file\n"))));
     }
 
     @Test
     void noTokenAnywhereIsEmpty() throws UsageException {
-        assertEquals(List.of(), Tokens.configured(null, Optional.empty()));
-        assertEquals(List.of(), Tokens.configured(" , ", Optional.empty()));
+        assertEquals(List.of(), Tokens.configured(Optional.empty(), Optional.empty()));
+        assertEquals(List.of(), Tokens.configured(Optional.of(" , "), Optional.empty()));
     }
 
     @Test
     void missingFileIsAClearError() {
         Path missing = dir.resolve("nope");
-        var e = assertThrows(UsageException.class, () -> Tokens.configured(null, Optional.of(missing)));
+        var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(missing)));
         assertEquals("tokens file " + missing + " does not exist", e.getMessage());
     }
 
     @Test
     void fileWithOnlyCommentsIsAnError() throws Exception {
         Path tokens = file("# nothing yet\n\n");
-        var e = assertThrows(UsageException.class, () -> Tokens.configured(null, Optional.of(tokens)));
+        var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)));
         assertEquals("tokens file " + tokens + " holds no token", e.getMessage());
     }
 

@@ -1,0 +1,118 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** Each option is declared once; its variable, its place in --help and its default follow from the declaration. */
+class OptionsTableTest {
+
+    @Test
+    void everyOptionFallsBackToTheVariableNamedAfterItsFlag() {
+        for (Options.Option<?> option : Options.TABLE) {
+            assertEquals("PLANTSTORE_" + option.flag().substring(2).toUpperCase().replace('-', '_'),
+                    option.variable(), option.flag());
+        }
+    }
+
+    @Test
+    void theEnvironmentIsReadForTheTableAndItsSecretsAndNothingElse() throws UsageException {
+        var looked = new TreeSet<String>();
+        Map<String, String> env = new HashMap<>() {
+            @Override
+            public String get(Object key) {
+                looked.add((String) key);
+                return super.get(key);
+            }
+        };
+        Options.parse(List.of(), env);
+        assertEquals(Options.TABLE.stream().map(Options.Option::variable).collect(Collectors.toCollection(TreeSet::new)),
+                looked);
+        looked.clear();
+        Options.secrets(env);
+        assertEquals(Set.of("PLANTSTORE_TOKENS", "PLANTSTORE_DB_USER", "PLANTSTORE_DB_PASSWORD"), looked);
+    }
+
+    @Test
+    void helpListsEveryFlagWithItsVariableAndDefault() {
+        for (Options.Option<?> option : Options.TABLE) {
+            assertTrue(Options.USAGE.contains("\n  " + option.flag() + " " + option.valueName() + " "), option.flag());
+            String source = option.shownDefault().isEmpty() ? option.variable() + ")"
+                    : option.variable() + ", default " + option.shownDefault() + ")";
+            assertTrue(Options.USAGE.replaceAll("\\s+", " ").contains(source), source + " in\n" + Options.USAGE);
+        }
+        for (Options.Secret secret : Options.SECRETS) {
+            assertTrue(Options.USAGE.contains("\n  " + secret.variable() + " "), secret.variable());
+        }
+    }
+
+    @Test
+    void helpFitsA120ColumnTerminal() {
+        Options.USAGE.lines().forEach(line -> assertTrue(line.length() <= 120, line));
+    }
+
+    @Test
+    void aDefaultGivenAsAFlagChangesNothing() throws UsageException {
+        Options defaults = Options.parse(List.of(), Map.of());
+        for (Options.Option<?> option : Options.TABLE) {
+            if (option.shownDefault().isEmpty() || option.shownDefault().equals("none")
+                    || option.shownDefault().equals("off")) {
+                continue;
+            }
+            assertEquals(defaults, Options.parse(List.of(option.flag(), option.shownDefault()), Map.of()),
+                    option.flag());
+        }
+    }
+
+    @Test
+    void helpShowsTheDefaultsTheServerUses() throws UsageException {
+        assertEquals(Options.parse(List.of(), Map.of()),
+                withHelp(Options.parse(List.of("--help"), Map.of("PLANTSTORE_PORT", "9000")), false));
+    }
+
+    @Test
+    void secretsNeverShowTheirValues() {
+        var secrets = Options.secrets(Map.of("PLANTSTORE_TOKENS", "hunter2", "PLANTSTORE_DB_PASSWORD", "hunter3"));
+        assertEquals(Optional.of("hunter2"), secrets.tokens());
+        assertFalse(secrets.toString().contains("hunter"), secrets.toString());
+    }
+
+    /** Configuration comes from the environment through {@link Options} alone; {@link Main} hands it the map. */
+    @Test
+    void onlyMainReadsTheEnvironment() throws IOException {
+        try (Stream<Path> sources = Files.walk(Path.of("src", "main", "java"))) {
+            List<String> readers = sources.filter(Files::isRegularFile)
+                    .filter(file -> read(file).contains("System.getenv"))
+                    .map(file -> file.getFileName().toString())
+                    .toList();
+            assertEquals(List.of("Main.java"), readers);
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static Options withHelp(Options o, boolean help) {
+        return new Options(o.host(), o.port(), o.maxBodyBytes(), o.tokensFile(), o.store(), o.docs(), o.corsOrigins(),
+                o.authFailureLimit(), o.idleTimeoutSeconds(), o.managementPort(), o.managementHost(), o.logFormat(),
+                o.drainSeconds(), o.maxConnections(), o.minBodyRate(), help);
+    }
+}
