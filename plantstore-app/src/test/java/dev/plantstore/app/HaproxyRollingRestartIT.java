@@ -141,7 +141,7 @@ class HaproxyRollingRestartIT {
         return process;
     }
 
-    /** The configuration the README shows, on this test's ports, with a stats page to watch the checks. */
+    /** The configuration docs/operations.md shows, on this test's ports, with a stats page to watch the checks. */
     static String haproxyConfig(int frontend, int stats, int portA, int portB) {
         return """
                 global

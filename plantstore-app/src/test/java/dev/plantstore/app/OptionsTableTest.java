@@ -60,6 +60,23 @@ class OptionsTableTest {
     }
 
     @Test
+    void theRunningPageListsEveryOptionWithItsVariableAndDefault() throws IOException {
+        List<String> rows = Files.readString(Path.of("..", "docs", "running.md")).lines()
+                .filter(line -> line.startsWith("| `-")).toList();
+        for (Options.Option<?> option : Options.TABLE) {
+            String row = rows.stream().filter(line -> line.startsWith("| `" + option.flag() + " ")).findFirst()
+                    .orElseThrow(() -> new AssertionError(option.flag() + " is not in docs/running.md"));
+            String shown = option.shownDefault().isEmpty() ? "none" : option.shownDefault();
+            assertTrue(row.contains("| `" + option.variable() + "` | ")
+                    && (row.contains(" | `" + shown + "` | ") || row.contains(" | " + shown + " | ")), row);
+        }
+        String page = Files.readString(Path.of("..", "docs", "running.md"));
+        for (Options.Secret secret : Options.SECRETS) {
+            assertTrue(page.contains("`" + secret.variable() + "`"), secret.variable());
+        }
+    }
+
+    @Test
     void helpFitsA120ColumnTerminal() {
         Options.USAGE.lines().forEach(line -> assertTrue(line.length() <= 120, line));
     }

@@ -24,7 +24,10 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** The README's samples run as a user would run them (the README quotes these files; ReadmeSamplesTest checks). */
+/**
+ * The library page's samples run as a user would run them (docs/library.md quotes these files;
+ * LibraryPageSamplesTest checks).
+ */
 class SamplesRunTest {
 
     private static final String TOKEN = "sample-token";

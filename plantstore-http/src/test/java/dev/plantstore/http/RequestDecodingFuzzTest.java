@@ -15,7 +15,7 @@ import dev.plantstore.core.NewPlant;
  * the outcome is a valid NewPlant or a 400 whose Error body is well-formed JSON; nothing else may escape, since
  * anything else would become a 500. In a normal test run each target replays the inputs kept under
  * {@code src/test/resources/dev/plantstore/http/RequestDecodingFuzzTestInputs/}; with {@code JAZZER_FUZZ=1} Jazzer
- * searches for new ones and adds any that fail there (see the README).
+ * searches for new ones and adds any that fail there (see docs/operations.md).
  */
 class RequestDecodingFuzzTest {
 

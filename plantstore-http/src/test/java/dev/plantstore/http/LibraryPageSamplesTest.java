@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,26 +14,34 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
+import org.xml.sax.InputSource;
 
 /**
- * The README's "Use it as a library" section and the files it quotes cannot drift apart: every Java block there is a
- * sample file, word for word, and the versions it names are the build's.
+ * The library page (docs/library.md) and the files it quotes cannot drift apart: every Java block there is a sample
+ * file, word for word, the versions it names are the build's, and its pom.xml is a whole project's.
  */
-class ReadmeLibrarySamplesTest {
+class LibraryPageSamplesTest {
 
-    private static final Path README = Path.of("..", "README.md");
+    private static final Path LIBRARY_PAGE = Path.of("..", "docs", "library.md");
     private static final Path SAMPLES = Path.of("src", "test", "java", "com", "example", "plants");
     /** Runs the samples; it is not one of them. */
     private static final String SAMPLE_RUNNER = "SamplesRunTest.java";
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
 
+    private static final Pattern XML_BLOCK = Pattern.compile("```xml\n(.*?)```", Pattern.DOTALL);
+
+    /** The page, with each XML element's line indented by two spaces however deep it is nested. */
     private static String librarySection() throws IOException {
-        String readme = Files.readString(README);
-        int start = readme.indexOf("\n## Use it as a library\n");
-        assertTrue(start >= 0, "README has no 'Use it as a library' section");
-        int end = readme.indexOf("\n## ", start + 1);
-        return readme.substring(start, end < 0 ? readme.length() : end);
+        return Files.readString(LIBRARY_PAGE).replaceAll("\n +<", "\n  <");
+    }
+
+    /** The first XML block, as written. */
+    private static String minimalPom() throws IOException {
+        Matcher block = XML_BLOCK.matcher(Files.readString(LIBRARY_PAGE));
+        assertTrue(block.find(), "the library page has no XML block");
+        return block.group(1);
     }
 
     private static Set<String> sampleFiles() throws IOException {
@@ -59,7 +68,7 @@ class ReadmeLibrarySamplesTest {
             quoted.add(block.group(1));
         }
         assertEquals(sampleFiles(), new TreeSet<>(quoted),
-                "the README's Java blocks and the files in " + SAMPLES + " differ; copy the files into the README");
+                "the library page's Java blocks and the files in " + SAMPLES + " differ; copy the files into the page");
         assertEquals(quoted.size(), new TreeSet<>(quoted).size(), "a sample is quoted twice");
     }
 
@@ -74,5 +83,19 @@ class ReadmeLibrarySamplesTest {
         String slf4j = pomValue("<slf4j.version>([^<]+)</slf4j.version>");
         assertTrue(section.contains("<artifactId>slf4j-simple</artifactId>\n  <version>" + slf4j + "</version>"),
                 "slf4j-simple " + slf4j);
+    }
+
+    @Test
+    void thePageStartsFromAWholePomThatCompilesForJava17() throws Exception {
+        String pom = minimalPom();
+        var document = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new InputSource(new StringReader(pom)));
+        var project = document.getDocumentElement();
+        assertEquals("project", project.getTagName());
+        for (String element : List.of("modelVersion", "groupId", "artifactId", "version", "dependencies")) {
+            assertTrue(project.getElementsByTagName(element).getLength() > 0, element);
+        }
+        assertEquals("17", project.getElementsByTagName("maven.compiler.release").item(0).getTextContent());
+        assertTrue(pom.contains("<artifactId>plantstore-http</artifactId>"), pom);
     }
 }
