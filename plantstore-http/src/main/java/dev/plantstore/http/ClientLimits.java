@@ -14,14 +14,16 @@ import java.util.Objects;
  *       it fail;
  *   <li>{@code minBodyBytesPerSecond}: after the first {@value BodyBeforeHandler#GRACE_SECONDS} seconds of a
  *       request, its body must have averaged at least this rate since the request began, else 408 and the
- *       connection is closed; 0 turns the check off.
+ *       connection is closed; 0 turns the check off;
+ *   <li>{@code headerTimeout}: a request's line and headers must be complete this long after their first byte, else
+ *       the connection is closed: a client sending a header byte now and then never lets the idle time-out pass.
  * </ul>
  *
  * <pre>{@code
  * PlantStoreServer.start(api, "0.0.0.0", 8080, ClientLimits.defaults().withMaxConnections(2_000));
  * }</pre>
  */
-public record ClientLimits(Duration idleTimeout, int maxConnections, int minBodyBytesPerSecond) {
+public record ClientLimits(Duration idleTimeout, int maxConnections, int minBodyBytesPerSecond, Duration headerTimeout) {
 
     /** 30 s. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -33,6 +35,14 @@ public record ClientLimits(Duration idleTimeout, int maxConnections, int minBody
      */
     public static final int DEFAULT_MIN_BODY_BYTES_PER_SECOND = 256;
 
+    /** 10 s: a real client sends its request line and headers in one packet or a few. */
+    public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
+
+    /** These limits, with the default {@code headerTimeout}. */
+    public ClientLimits(Duration idleTimeout, int maxConnections, int minBodyBytesPerSecond) {
+        this(idleTimeout, maxConnections, minBodyBytesPerSecond, DEFAULT_HEADER_TIMEOUT);
+    }
+
     public ClientLimits {
         Objects.requireNonNull(idleTimeout, "null idleTimeout");
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
@@ -41,6 +51,10 @@ public record ClientLimits(Duration idleTimeout, int maxConnections, int minBody
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections must be positive");
         }
+        Objects.requireNonNull(headerTimeout, "null headerTimeout");
+        if (headerTimeout.isNegative() || headerTimeout.isZero()) {
+            throw new IllegalArgumentException("headerTimeout must be positive");
+        }
         if (minBodyBytesPerSecond < 0) {
             throw new IllegalArgumentException("minBodyBytesPerSecond must not be negative");
         }
@@ -48,18 +62,23 @@ public record ClientLimits(Duration idleTimeout, int maxConnections, int minBody
 
     /** The defaults above. */
     public static ClientLimits defaults() {
-        return new ClientLimits(DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MIN_BODY_BYTES_PER_SECOND);
+        return new ClientLimits(DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+                DEFAULT_HEADER_TIMEOUT);
     }
 
     public ClientLimits withIdleTimeout(Duration idleTimeout) {
-        return new ClientLimits(idleTimeout, maxConnections, minBodyBytesPerSecond);
+        return new ClientLimits(idleTimeout, maxConnections, minBodyBytesPerSecond, headerTimeout);
     }
 
     public ClientLimits withMaxConnections(int maxConnections) {
-        return new ClientLimits(idleTimeout, maxConnections, minBodyBytesPerSecond);
+        return new ClientLimits(idleTimeout, maxConnections, minBodyBytesPerSecond, headerTimeout);
     }
 
     public ClientLimits withMinBodyBytesPerSecond(int minBodyBytesPerSecond) {
-        return new ClientLimits(idleTimeout, maxConnections, minBodyBytesPerSecond);
+        return new ClientLimits(idleTimeout, maxConnections, minBodyBytesPerSecond, headerTimeout);
+    }
+
+    public ClientLimits withHeaderTimeout(Duration headerTimeout) {
+        return new ClientLimits(idleTimeout, maxConnections, minBodyBytesPerSecond, headerTimeout);
     }
 }

@@ -16,6 +16,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import org.eclipse.jetty.http.HttpCompliance;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
@@ -137,6 +139,11 @@ public final class PlantStoreServer implements AutoCloseable {
             config.jetty.modifyHttpConfiguration(http -> {
                 http.setSendServerVersion(false);
                 http.setSendXPoweredBy(false);
+                // RFC 9112 as written: Jetty's RFC 9110 mode still lets a bare LF end a header line, which a proxy
+                // in front may read as part of the line, and so see other headers than the server does.
+                http.setHttpCompliance(HttpCompliance.RFC9110.without("RFC9110_CRLF",
+                        HttpCompliance.Violation.LF_HEADER_TERMINATION));
+                http.setUriCompliance(UriCompliance.DEFAULT);
             });
             config.jetty.modifyServer(server -> {
                 // The handler chain is built after the API is mounted, below; Javalin's default StatisticsHandler
@@ -146,17 +153,21 @@ public final class PlantStoreServer implements AutoCloseable {
                 server.setStopTimeout(stopTimeout.toMillis());
                 server.setErrorHandler(new JsonErrorHandler());
                 server.setRequestLog(new AccessLog());
+                server.addBean(new HeaderTimeout(server, limits.headerTimeout()));
             });
 
             config.routes.before(new SecurityHeaders());
             Predicate<org.eclipse.jetty.server.Request> readAhead = api.withReadiness(ready).install(config);
             config.jetty.modifyServer(server -> {
                 // Outermost, the graceful stop counts a request in flight from its headers on, while its body still
-                // arrives. Then the body is read without holding a thread, before the API's handlers (its request
+                // arrives. Then a body in a transfer coding the server does not read is refused before anything reads
+                // it, and a create's body is read without holding a thread, before the API's handlers (its request
                 // id among them) run on the thread Javalin's blocking code needs. Javalin nests itself innermost.
                 var graceful = new GracefulStopHandler();
-                graceful.setHandler(BodyBeforeHandler.around(server.getHandler(), api.maxBodyBytes(),
+                var transferCodings = new TransferCodings();
+                transferCodings.setHandler(BodyBeforeHandler.around(server.getHandler(), api.maxBodyBytes(),
                         limits.minBodyBytesPerSecond(), readAhead));
+                graceful.setHandler(transferCodings);
                 server.setHandler(graceful);
             });
             config.requestLogger.http((ctx, millis) ->
