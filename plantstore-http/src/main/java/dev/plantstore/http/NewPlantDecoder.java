@@ -3,6 +3,8 @@ package dev.plantstore.http;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.plantstore.core.InvalidPlantException;
 import dev.plantstore.core.NewPlant;
 import java.io.IOException;
@@ -11,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Turns a request body into a {@link NewPlant}, or into an {@link ApiProblem} (400) that says which field is wrong
@@ -140,10 +143,21 @@ final class NewPlantDecoder {
         };
     }
 
+    /**
+     * Where the body stops being JSON, in the project's words: the parser's own message names its features and
+     * methods ({@code enable JsonReadFeature...}), which mean nothing to a client and tell an attacker the library.
+     */
     private static ApiProblem notJson(JsonProcessingException e) {
+        if (e instanceof StreamConstraintsException) {
+            StreamReadConstraints limits = Json.FACTORY.streamReadConstraints();
+            return badRequest(String.valueOf(e.getOriginalMessage()).toLowerCase(Locale.ROOT).contains("nesting")
+                    ? "body nests deeper than " + limits.getMaxNestingDepth() + " levels"
+                    : "body holds a value too long: numbers may have at most " + limits.getMaxNumberLength()
+                            + " characters");
+        }
         var location = e.getLocation();
         String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
-        return badRequest("body is not valid JSON" + where + ": " + e.getOriginalMessage());
+        return badRequest("body is not valid JSON" + where);
     }
 
     private static ApiProblem badRequest(String message) {
