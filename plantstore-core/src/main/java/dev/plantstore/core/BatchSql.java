@@ -46,9 +46,17 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
      * write that takes effect records its events through {@code events} in the same transaction.
      */
     static BatchSql forDatabase(Connection connection, int queryTimeoutSeconds, EventSql events) throws SQLException {
-        return "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName())
+        String product = connection.getMetaData().getDatabaseProductName();
+        return "PostgreSQL".equals(product)
                 ? new Postgres(queryTimeoutSeconds, events)
-                : new Standard(queryTimeoutSeconds, events);
+                : new Standard(queryTimeoutSeconds, events, "SQLite".equals(product));
+    }
+
+    /**
+     * Gives back the disk space failed transactions left behind, once writes commit again; nothing on a database
+     * that manages its own files.
+     */
+    void reclaimSpace(Connection connection) throws SQLException {
     }
 
     /**
@@ -115,6 +123,21 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
     static void rollbackQuietly(Connection connection, Throwable cause) {
         try {
             connection.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+            backToAutoCommit(connection, cause);
+        }
+    }
+
+    /**
+     * A rollback that failed leaves the driver unsure whether a transaction is open: SQLite rolls a transaction back by
+     * itself when the disk is full, sqlite-jdbc's rollback then fails and never begins the next one, and every later
+     * batch on that connection would fail to commit. Returning to auto-commit puts driver and database back in step;
+     * the next batch begins afresh.
+     */
+    private static void backToAutoCommit(Connection connection, Throwable cause) {
+        try {
+            connection.setAutoCommit(true);
         } catch (SQLException e) {
             cause.addSuppressed(e);
         }
@@ -242,8 +265,27 @@ abstract sealed class BatchSql permits BatchSql.Postgres, BatchSql.Standard {
         private static final String INSERT_IF_ABSENT =
                 "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING";
 
-        private Standard(int queryTimeoutSeconds, EventSql events) {
+        private final boolean sqlite;
+
+        private Standard(int queryTimeoutSeconds, EventSql events, boolean sqlite) {
             super(queryTimeoutSeconds, events);
+            this.sqlite = sqlite;
+        }
+
+        /**
+         * SQLite appends every transaction, failed ones included, to its write-ahead log, and checkpoints only once it
+         * holds a thousand pages: after a full disk the log would keep the space it grew into. A truncating checkpoint
+         * copies what it holds into the database and cuts the file to nothing.
+         */
+        @Override
+        void reclaimSpace(Connection connection) throws SQLException {
+            if (!sqlite) {
+                return;
+            }
+            connection.setAutoCommit(true);
+            try (PreparedStatement checkpoint = prepare(connection, "PRAGMA wal_checkpoint(TRUNCATE)")) {
+                checkpoint.execute();
+            }
         }
 
         @Override

@@ -128,6 +128,7 @@ final class JdbcPlantStore implements PlantStore {
     private final BlockingQueue<Write<?>> queue = new LinkedBlockingQueue<>(MAX_QUEUED);
     private final AtomicReference<CompletableFuture<Boolean>> pendingProbe = new AtomicReference<>();
     private final Thread writer;
+    private final FaultLog writeFaults = new FaultLog(LOG, "plant store writes");
     private volatile boolean closed;
     private volatile boolean lastCommitFailed;
     private volatile boolean writing;
@@ -188,7 +189,7 @@ final class JdbcPlantStore implements PlantStore {
     @Override
     public Optional<Plant> find(long id) {
         try (Connection connection = dataSource.getConnection();
-             PreparedStatement select = connection.prepareStatement("SELECT name, tag FROM plants WHERE id = ?")) {
+             PreparedStatement select = sql.prepare(connection, "SELECT name, tag FROM plants WHERE id = ?")) {
             select.setLong(1, id);
             try (ResultSet row = select.executeQuery()) {
                 return row.next() ? Optional.of(new Plant(row.getString(1), row.getString(2))) : Optional.empty();
@@ -319,16 +320,32 @@ final class JdbcPlantStore implements PlantStore {
         try {
             if (write(batch)) {
                 lastCommitFailed = false;
+                recovered();
             }
         } catch (Throwable failure) {
             lastCommitFailed = true;
-            if (!(failure instanceof SQLException)) {
-                LOG.log(System.Logger.Level.ERROR, "plantstore writer: a batch of " + batch.size() + " failed", failure);
-            }
+            writeFaults.failed(failure, failure instanceof SQLException);
             batch.forEach(write -> write.result().completeExceptionally(failure));
         } finally {
             writing = false;
         }
+    }
+
+    /**
+     * After a fault, whatever the database kept of it is given back: SQLite's write-ahead log, which the failed
+     * transactions grew, is checkpointed and truncated, so that a disk that filled up does not stay full.
+     */
+    private void recovered() {
+        if (!writeFaults.isFailing()) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            sql.reclaimSpace(connection);
+        } catch (SQLException e) {
+            LOG.log(System.Logger.Level.WARNING, "plant store: could not give back the space a fault used: "
+                    + FaultLog.reason(e));
+        }
+        writeFaults.succeeded();
     }
 
     /** Commits the batch, rerunning it after a rollback for contention; false when it held nothing to commit. */
@@ -360,11 +377,16 @@ final class JdbcPlantStore implements PlantStore {
                 }
                 return true;
             } catch (SQLException e) {
-                if (!ROLLED_BACK_FOR_CONTENTION.contains(e.getSQLState()) || System.nanoTime() - giveUpAt > 0) {
+                if (!rolledBackForContention(e) || System.nanoTime() - giveUpAt > 0) {
                     throw e;
                 }
             }
         }
+    }
+
+    /** SQLite's exceptions have no SQL state. */
+    private static boolean rolledBackForContention(SQLException e) {
+        return e.getSQLState() != null && ROLLED_BACK_FOR_CONTENTION.contains(e.getSQLState());
     }
 
     /** After the callers have their answers: a listener that throws must not turn a commit into a failure. */

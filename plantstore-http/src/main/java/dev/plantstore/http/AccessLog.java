@@ -21,6 +21,8 @@ final class AccessLog implements RequestLog {
 
     /** The request attribute that names the route template that served the request, when Javalin routed it. */
     static final String ROUTE_ATTRIBUTE = "dev.plantstore.route";
+    /** The request attribute that says why a request was refused when the status alone does not (a 503's cause). */
+    static final String PROBLEM_ATTRIBUTE = "dev.plantstore.problem";
 
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.plantstore.access");
 
@@ -31,11 +33,15 @@ final class AccessLog implements RequestLog {
         }
         long tenthsOfMillis = TimeUnit.NANOSECONDS.toMicros(NanoTime.since(request.getBeginNanoTime())) / 100;
         HttpURI uri = request.getHttpURI();
-        String line = new StringBuilder(64).append(request.getMethod()).append(' ')
+        var line = new StringBuilder(64).append(request.getMethod()).append(' ')
                 .append(uri == null ? "-" : uri.getPath()).append(' ')
                 .append(response.getStatus()).append(' ')
-                .append(tenthsOfMillis / 10).append('.').append(tenthsOfMillis % 10).append("ms")
-                .toString();
+                .append(tenthsOfMillis / 10).append('.').append(tenthsOfMillis % 10).append("ms");
+        Object problem = request.getAttribute(PROBLEM_ATTRIBUTE);
+        if (problem instanceof String reason) {
+            line.append(" - ").append(reason);
+            MDC.put("problem", reason);
+        }
         // Jetty logs once the exchange is over, outside the handlers that put the request's id in the MDC. The fields
         // go in the MDC too, for a backend that writes them apart (a JSON line).
         String requestId = response.getHeaders().get(RequestIds.HEADER);
@@ -48,13 +54,14 @@ final class AccessLog implements RequestLog {
         MDC.put("status", Integer.toString(response.getStatus()));
         MDC.put("durationMs", (tenthsOfMillis / 10) + "." + (tenthsOfMillis % 10));
         try {
-            ACCESS.info(line);
+            ACCESS.info(line.toString());
         } finally {
             MDC.remove(RequestIds.MDC_KEY);
             MDC.remove("method");
             MDC.remove("route");
             MDC.remove("status");
             MDC.remove("durationMs");
+            MDC.remove("problem");
         }
     }
 }

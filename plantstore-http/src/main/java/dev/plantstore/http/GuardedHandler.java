@@ -43,11 +43,15 @@ final class GuardedHandler implements Handler {
         }
     }
 
-    /** The store is down or slow: a condition to retry, not a bug, so one log line without a stack trace. */
+    /**
+     * The store is down or slow: a condition to retry, not a bug. The reason goes on the request's access line rather
+     * than a line of its own, so that a fault lasting minutes adds nothing per request to the log beyond the access
+     * lines; the store logs the fault itself when it starts, while it lasts and when it ends.
+     */
     static void respondUnavailable(Context ctx, StoreUnavailableException e) {
         Throwable cause = e.getCause();
-        LOG.warn("{} {} answered 503: {}{}", ctx.method(), ctx.path(), e.getMessage(),
-                cause == null ? "" : " (" + cause.getMessage() + ")");
+        ctx.req().setAttribute(AccessLog.PROBLEM_ATTRIBUTE,
+                e.getMessage() + (cause == null ? "" : " (" + cause.getMessage() + ")"));
         ctx.header("Retry-After", "1");
         Json.respond(ctx, new ApiError(503, "the plant store is unavailable; try again later"));
     }

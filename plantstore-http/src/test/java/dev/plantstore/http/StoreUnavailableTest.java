@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** A store that cannot be reached is a 503 with the Error body and an unhealthy /health; it is not a 500. */
@@ -19,7 +20,9 @@ class StoreUnavailableTest {
     @Test
     void writesAre503WithRetryAfterWhileTheStoreIsDownAndSucceedOnceItIsBack() {
         var store = new SwitchableStore();
-        String log = LogCapture.during(() -> withServer(store, (server, client) -> {
+        String log = LogCapture.awaiting(List.of(
+                Pattern.compile("POST /plants 503 [0-9.]+ms - connection refused by db\\.internal:5432"),
+                Pattern.compile("DELETE /plants/1 503 [0-9.]+ms - connection refused by db\\.internal:5432")), () -> withServer(store, (server, client) -> {
             store.setDown(true);
             var refused = create(client, "{\"id\":1,\"name\":\"Fern\"}");
             assertEquals("the plant store is unavailable; try again later", assertError(refused, 503));
@@ -30,7 +33,9 @@ class StoreUnavailableTest {
             assertEquals(200, create(client, "{\"id\":1,\"name\":\"Fern\"}").code());
             assertEquals(204, delete(client, "1").code());
         }));
-        assertTrue(log.contains("answered 503: connection refused by db.internal:5432"), log);
+        assertTrue(log.contains("POST /plants 503 "), log);
+        assertEquals(2, log.lines().filter(line -> line.contains("db.internal")).count(),
+                "the reason is on the access lines, one per request, and nowhere else:\n" + log);
         assertFalse(log.contains("\tat "), log);
     }
 

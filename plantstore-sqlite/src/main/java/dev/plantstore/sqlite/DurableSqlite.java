@@ -11,18 +11,23 @@ import org.sqlite.SQLiteDataSource;
  */
 public final class DurableSqlite {
 
+    static final int WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
+
     private DurableSqlite() {
     }
 
     /**
      * Every acknowledged write on disk: write-ahead log with a full sync at each commit; a writer finding the file
-     * locked waits up to 5 s rather than failing at once.
+     * locked waits up to 5 s rather than failing at once. Once checkpointed, the write-ahead log is cut back to
+     * {@value #WAL_SIZE_LIMIT_BYTES} bytes, about what the automatic checkpoint lets it grow to, so it never keeps
+     * more of the disk than that for long.
      */
     public static SQLiteDataSource dataSource(Path file) {
         var config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
         config.setBusyTimeout(5_000);
+        config.setJournalSizeLimit(WAL_SIZE_LIMIT_BYTES);
         var dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file);
         return dataSource;
