@@ -27,8 +27,9 @@ public final class ConsoleLoggerProvider implements SLF4JServiceProvider {
             "io.javalin", Level.WARN.toInt(),
             // A failure to bind is reported by the launcher in one line of its own.
             "io.javalin.Javalin", ConsoleLogger.OFF,
-            // The pool announces every start and stop; only its warnings matter.
-            "com.zaxxer.hikari", Level.WARN.toInt());
+            // The pool announces every start and stop, and warns once per pooled connection that a fault breaks, with a
+            // stack trace each; the store logs the fault itself, once when it starts and once when it ends.
+            "com.zaxxer.hikari", Level.ERROR.toInt());
 
     private final ConcurrentMap<String, Logger> loggers = new ConcurrentHashMap<>();
     private final ILoggerFactory loggerFactory = name -> loggers.computeIfAbsent(name,

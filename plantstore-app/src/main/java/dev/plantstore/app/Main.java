@@ -13,6 +13,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -153,11 +154,13 @@ public final class Main {
                 Thread.currentThread().interrupt();
             }
         }
-        server.close();
-        management.ifPresent(ManagementServer::close);
-        store.close();
-        out.println("plantstore stopped");
-        Runtime.getRuntime().halt(0);
+        List<Closing.Step> steps = new ArrayList<>();
+        steps.add(new Closing.Step("the server", server::close));
+        management.ifPresent(m -> steps.add(new Closing.Step("the management server", m::close)));
+        steps.add(new Closing.Step("the store", store::close));
+        boolean clean = Closing.closeAll(steps, out::println);
+        out.println(clean ? "plantstore stopped" : "plantstore stopped, but something failed to close (above)");
+        Runtime.getRuntime().halt(clean ? 0 : STARTUP_ERROR);
     }
 
     private static void printGeneratedToken(Console out, String token, String url) {

@@ -135,8 +135,10 @@ final class OpenStore implements AutoCloseable {
         config.setMaximumPoolSize(8);
         config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
         config.setValidationTimeout(1_000);
-        // Start even when the database is down: the store's first connection then reports the one clear error.
-        config.setInitializationFailTimeout(-1);
+        // One attempt to connect while the pool is built, in this thread: a database that refuses (down, unknown,
+        // wrong password) is reported at once. Waiting for the pool's connection time-out instead, and then for its
+        // background filler to stop, took 5.6 s to say the same.
+        config.setInitializationFailTimeout(1);
         config.addDataSourceProperty("connectTimeout", "2");
         config.addDataSourceProperty("loginTimeout", "2");
         config.addDataSourceProperty("socketTimeout", "10");

@@ -116,14 +116,14 @@ final class Faults {
      * Creates until one is acknowledged, each answered as promised; fails unless that happens within
      * {@link #RECOVERY_BOUND}. Returns how long it took.
      */
-    static Duration assertRecoversBy(RunningJar jar, Ids ids) throws Exception {
+    static Duration assertRecoversBy(String fault, RunningJar jar, Ids ids) throws Exception {
         long start = System.nanoTime();
         boolean recovered = Poll.until(RECOVERY_BOUND, Duration.ofMillis(50), () -> ids.send(jar).status() == 200);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertTrue(recovered, "writes succeed again within " + RECOVERY_BOUND.toSeconds() + " s, with no restart");
         assertEquals(200, status(jar, "/health"), "/health once writes commit again");
         assertEquals(200, status(jar, "/health/ready"), "/health/ready once writes commit again");
-        System.out.println("recovered " + took.toMillis() + " ms after the fault ended");
+        System.out.println(fault + ": writes succeeded again " + took.toMillis() + " ms after the fault ended");
         return took;
     }
 

@@ -124,13 +124,24 @@ class LogLinesTest {
     }
 
     @Test
-    void jettyAndJavalinSpeakOnlyAboutProblemsAndJavalinsOwnLoggerNotAtAll() {
+    void jettyAndJavalinSpeakOnlyAboutProblemsJavalinsOwnLoggerNotAtAllAndThePoolOnlyOfErrors() {
         String log = logged(Options.LogFormat.TEXT, () -> {
             LoggerFactory.getLogger("org.eclipse.jetty.server.Server").info("Started");
             LoggerFactory.getLogger("io.javalin.Javalin").error("Port in use");
-            LoggerFactory.getLogger("com.zaxxer.hikari.pool.HikariPool").warn("pool slow");
+            LoggerFactory.getLogger("com.zaxxer.hikari.pool.ProxyConnection").warn("connection marked as broken");
+            LoggerFactory.getLogger("com.zaxxer.hikari.pool.HikariPool").error("pool failed");
         });
         assertEquals(1, log.lines().count(), log);
-        assertTrue(log.contains("WARN HikariPool - pool slow"), log);
+        assertTrue(log.contains("ERROR HikariPool - pool failed"), log);
+    }
+
+    @Test
+    void theCoresLinesThroughTheJdksPlatformLoggerAreTheServersLines() throws Exception {
+        String log = logged(Options.LogFormat.JSON, () -> System.getLogger("dev.plantstore.core.JdbcPlantStore")
+                .log(System.Logger.Level.ERROR, "plant store writes failing: disk full"));
+        JsonNode line = new ObjectMapper().readTree(log);
+        assertEquals("plant store writes failing: disk full", line.get("message").textValue());
+        assertEquals("ERROR", line.get("level").textValue());
+        assertEquals("dev.plantstore.core.JdbcPlantStore", line.get("logger").textValue());
     }
 }

@@ -47,7 +47,7 @@ class SqliteFaultsIT {
                 Faults.assertUnhealthyButAlive(jar);
 
                 disk.free();
-                Faults.assertRecoversBy(jar, ids);
+                Faults.assertRecoversBy("SQLite disk full", jar, ids);
                 boolean walTruncated = Poll.until(Duration.ofSeconds(5), Duration.ofMillis(20),
                         () -> Files.size(wal) < walBeforeFault / 4);
                 assertTrue(walTruncated, "the write-ahead log is cut back after the fault: it held " + walBeforeFault

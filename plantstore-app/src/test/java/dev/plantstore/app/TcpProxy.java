@@ -11,12 +11,14 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A loopback TCP forwarder between the server and its database, so a test can make a real database vanish
- * ({@link #refuse()}: connections cut, new ones refused), hang ({@link #stall()}: connections accepted, nothing
- * forwarded) and come back ({@link #forward()}), without touching the database itself.
+ * ({@link #refuse()}: connections cut, new ones refused), hang ({@link #stall()}: connections cut, new ones accepted,
+ * nothing forwarded), drop off the network ({@link #blackHole()}: every connection kept open and nothing forwarded
+ * either way, as when packets are lost, not refused) and come back ({@link #forward()}), without touching the database
+ * itself. What a black hole held back is delivered when forwarding resumes, as TCP would retransmit it.
  */
 final class TcpProxy implements AutoCloseable {
 
-    private enum Mode { FORWARD, STALL, REFUSE }
+    private enum Mode { FORWARD, STALL, REFUSE, BLACK_HOLE }
 
     private final String targetHost;
     private final int targetPort;
@@ -39,12 +41,24 @@ final class TcpProxy implements AutoCloseable {
 
     synchronized void forward() throws IOException {
         mode = Mode.FORWARD;
+        notifyAll();
         if (listener == null) {
             var socket = new ServerSocket();
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port));
             listener = socket;
             startAccepting(socket);
+        }
+    }
+
+    synchronized void blackHole() {
+        mode = Mode.BLACK_HOLE;
+    }
+
+    /** Holds a pump while the network is a black hole. */
+    private synchronized void awaitForwarding() throws InterruptedException {
+        while (mode == Mode.BLACK_HOLE) {
+            wait();
         }
     }
 
@@ -75,7 +89,7 @@ final class TcpProxy implements AutoCloseable {
                 try {
                     Socket client = socket.accept();
                     sockets.add(client);
-                    if (mode == Mode.FORWARD) {
+                    if (mode == Mode.FORWARD || mode == Mode.BLACK_HOLE) {
                         Socket server = new Socket(targetHost, targetPort);
                         sockets.add(server);
                         pump(client, server);
@@ -96,8 +110,11 @@ final class TcpProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
+                    awaitForwarding();
                     out.write(buffer, 0, read);
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } catch (IOException e) {
                 // Either side closed: close the other so the driver notices at once.
             } finally {
@@ -119,6 +136,8 @@ final class TcpProxy implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
+        mode = Mode.REFUSE;
+        notifyAll();
         if (listener != null) {
             listener.close();
         }
