@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -53,6 +54,12 @@ class LoadSoakIT {
     Path dir;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /**
+     * Every client, of the warm-up and of the measured run, has a number of its own and so ids of its own: a deleted
+     * plant is never created again, and must still be gone at the end.
+     */
+    private final AtomicInteger clientsStarted = new AtomicInteger();
+
     private final AtomicLong serverErrors = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong unanswered = new AtomicLong();
@@ -215,7 +222,9 @@ class LoadSoakIT {
                     }
                     for (int i = first; i < gone.size(); i += CLIENTS) {
                         long id = gone.get(i);
-                        assertEquals(404, send(jar, delete(jar, id)), "plant " + id + " is gone");
+                        assertEquals(404, send(jar, delete(jar, id)), "plant " + id + " (client " + (id >> 40)
+                                + "), whose delete was acknowledged with 204 and whose id no client creates again, "
+                                + "must be gone");
                     }
                     return null;
                 }));
@@ -233,7 +242,7 @@ class LoadSoakIT {
         try {
             List<Future<?>> clients = new ArrayList<>();
             for (int c = 0; c < CLIENTS; c++) {
-                int client = c + (int) (requests.get() % 1000) * CLIENTS;
+                int client = clientsStarted.getAndIncrement();
                 clients.add(pool.submit(() -> {
                     drive(jar, client, deadline);
                     return null;
