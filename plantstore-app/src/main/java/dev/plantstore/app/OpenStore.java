@@ -122,6 +122,10 @@ final class OpenStore implements AutoCloseable {
         config.setPoolName("plantstore-sqlite");
         config.setDataSource(DurableSqlite.dataSource(file));
         config.setMaximumPoolSize(2);
+        // A pooled connection is never replaced (the pool's default is every 30 minutes): SQLite has no server that
+        // ends connections, and a connection kept open keeps working when the directory is made unwritable under the
+        // running server, where a new one could not be opened. Such a fault shows at the next start, clearly.
+        config.setMaxLifetime(0);
         config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
         return new HikariDataSource(config);
     }

@@ -29,6 +29,8 @@ final class RunningJar implements AutoCloseable {
     private static final Pattern MANAGEMENT = Pattern.compile("plantstore management on http://127\\.0\\.0\\.1:(\\d+)");
     private static final Pattern GENERATED_TOKEN = Pattern.compile("(?m)^  ([A-Za-z0-9_-]{43})$");
     private static final Duration STOP_LIMIT = Duration.ofSeconds(15);
+    private static final List<String> AS_NOBODY =
+            List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--");
 
     private final JarProcess jar;
     private final int port;
@@ -43,19 +45,41 @@ final class RunningJar implements AutoCloseable {
 
     /** The jar's command, in {@code workDir}, with none of the PLANTSTORE_ variables of the build's environment. */
     private static ProcessBuilder processBuilder(Path workDir, String... args) {
+        return processBuilder(List.of(), workDir, args);
+    }
+
+    /** As {@link #processBuilder(Path, String...)}, the command run through {@code launcher} (setpriv, say). */
+    private static ProcessBuilder processBuilder(List<String> launcher, Path workDir, String... args) {
         String jar = System.getProperty("plantstore.jar");
         assertTrue(jar != null && Path.of(jar).toFile().isFile(), "plantstore.jar property names the built jar: " + jar);
-        var builder = new ProcessBuilder(JarProcess.command(List.of(), Path.of(jar), List.of(args)))
-                .directory(workDir.toFile());
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(JarProcess.command(List.of(), Path.of(jar), List.of(args)));
+        var builder = new ProcessBuilder(command).directory(workDir.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("PLANTSTORE_"));
         return builder;
     }
 
     static RunningJar start(Path workDir, Map<String, String> env, String... args) throws Exception {
+        return start(List.of(), workDir, env, args);
+    }
+
+    /** As {@link #start(Path, Map, String...)}, as user {@code nobody}, whom file permissions bind (root they do not). */
+    static RunningJar startAsNobody(Path workDir, Map<String, String> env, String... args) throws Exception {
+        return start(AS_NOBODY, workDir, env, args);
+    }
+
+    static Completed runToCompletionAsNobody(Path workDir, Map<String, String> env, String... args) throws Exception {
+        var builder = processBuilder(AS_NOBODY, workDir, args);
+        builder.environment().putAll(env);
+        return runToCompletion(builder);
+    }
+
+    private static RunningJar start(List<String> launcher, Path workDir, Map<String, String> env, String... args)
+            throws Exception {
         // No drain unless a test asks for one: each stop would wait for it. A later flag overrides an earlier one.
         List<String> fullArgs = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "0", "--drain-seconds", "0"));
         fullArgs.addAll(List.of(args));
-        var builder = processBuilder(workDir, fullArgs.toArray(String[]::new));
+        var builder = processBuilder(launcher, workDir, fullArgs.toArray(String[]::new));
         builder.environment().putAll(env);
         var jar = JarProcess.start(builder, Files.createTempFile(workDir, "jar", ".log"));
         try {
@@ -70,7 +94,11 @@ final class RunningJar implements AutoCloseable {
     }
 
     static Completed runToCompletion(Path workDir, String... args) throws Exception {
-        Process process = processBuilder(workDir, args).start();
+        return runToCompletion(processBuilder(workDir, args));
+    }
+
+    private static Completed runToCompletion(ProcessBuilder builder) throws Exception {
+        Process process = builder.start();
         var stdout = new StringBuffer();
         var stderr = new StringBuffer();
         Thread out = new Thread(() -> copy(process.getInputStream(), stdout));

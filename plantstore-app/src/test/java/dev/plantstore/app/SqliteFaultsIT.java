@@ -2,11 +2,13 @@ package dev.plantstore.app;
 
 import static dev.plantstore.app.Faults.ENV;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.testkit.Poll;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -60,6 +62,52 @@ class SqliteFaultsIT {
             assertStored(database, ids.acknowledged());
         }
         Faults.assertFaultLoggedAsAFewJsonLines(output);
+    }
+
+    /**
+     * Made unwritable (the directory and its files, as a mistaken {@code chmod -R} would) under a server running as an
+     * ordinary user: the connections SQLite holds open keep writing, and the pool never replaces them, so writes go on
+     * and stay truthful. The next start, with the directory still unwritable, is refused at once in one line; once it
+     * is writable again every acknowledged plant is there.
+     */
+    @Test
+    void aDirectoryMadeUnwritableUnderTheServerLeavesWritesGoingAndTheNextStartSaysWhy() throws Exception {
+        Faults.requireRoot();
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path data = Files.createDirectory(dir.resolve("data"));
+        Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path database = data.resolve("plants.db");
+        var ids = new Faults.Ids(1);
+        String output;
+        try (RunningJar jar = RunningJar.startAsNobody(dir, ENV, "--store", "sqlite:" + database,
+                "--log-format", "json")) {
+            for (int i = 0; i < 20; i++) {
+                assertEquals(200, ids.send(jar).status(), "creates before the fault");
+            }
+            setWritable(data, false);
+            for (int i = 0; i < 50; i++) {
+                assertEquals(200, ids.send(jar).status(), "creates on the connections SQLite holds open");
+            }
+            assertEquals(200, Faults.status(jar, "/health"), "/health says writes commit, as they do");
+            ids.assertEveryAnswerAsPromised();
+            output = jar.stopAndCollectOutput();
+        }
+        var refused = RunningJar.runToCompletionAsNobody(dir, ENV, "--host", "127.0.0.1", "--port", "0",
+                "--store", "sqlite:" + database);
+        assertEquals(1, refused.exitCode(), refused.stdout() + refused.stderr());
+        assertTrue(refused.stderr().contains("cannot open store sqlite:" + database + ": permission denied"),
+                refused.stderr());
+        assertFalse(refused.stderr().contains("\tat "), "one line, no stack trace: " + refused.stderr());
+
+        setWritable(data, true);
+        assertStored(database, ids.acknowledged());
+        for (String line : output.split("\n")) {
+            assertTrue(line.isEmpty() || line.startsWith("{"), "every line is JSON: " + line);
+        }
+    }
+
+    private static void setWritable(Path directory, boolean writable) throws Exception {
+        Faults.run(Duration.ofSeconds(10), "chmod", "-R", writable ? "a+w" : "a-w", directory.toString());
     }
 
     private static void assertStored(Path database, Set<Long> acknowledged) throws Exception {
