@@ -1,6 +1,7 @@
 package dev.plantstore.app;
 
 import dev.plantstore.http.Health;
+import dev.plantstore.http.ManagementPort;
 import io.javalin.Javalin;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.function.BooleanSupplier;
@@ -8,7 +9,8 @@ import java.util.function.BooleanSupplier;
 /**
  * The management port: {@code GET /metrics} in Prometheus's text format, {@code GET /health/live} and
  * {@code GET /health/ready}, none needing a token. Apart from the API's port, so that metrics are never exposed where
- * clients reach, and so that a scrape or a probe never waits behind API traffic.
+ * clients reach, and so that a scrape or a probe never waits behind API traffic. It answers only requests addressed to
+ * an IP address, {@code localhost} or its own host ({@link ManagementPort}).
  */
 final class ManagementServer implements AutoCloseable {
 
@@ -26,6 +28,7 @@ final class ManagementServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
+            ManagementPort.protect(config, host);
             Health.mount(config, ready);
             config.routes.get("/metrics", ctx -> ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape()));
         });

@@ -21,6 +21,7 @@ import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 
 /**
@@ -139,11 +140,7 @@ public final class PlantStoreServer implements AutoCloseable {
             config.jetty.modifyHttpConfiguration(http -> {
                 http.setSendServerVersion(false);
                 http.setSendXPoweredBy(false);
-                // RFC 9112 as written: Jetty's RFC 9110 mode still lets a bare LF end a header line, which a proxy
-                // in front may read as part of the line, and so see other headers than the server does.
-                http.setHttpCompliance(HttpCompliance.RFC9110.without("RFC9110_CRLF",
-                        HttpCompliance.Violation.LF_HEADER_TERMINATION));
-                http.setUriCompliance(UriCompliance.DEFAULT);
+                strict(http);
             });
             config.jetty.modifyServer(server -> {
                 // The handler chain is built after the API is mounted, below; Javalin's default StatisticsHandler
@@ -176,6 +173,17 @@ public final class PlantStoreServer implements AutoCloseable {
                     (e, ctx) -> Json.respond(ctx, new ApiError(e.getStatus(), describe(e, ctx))));
             config.routes.exception(Exception.class, (e, ctx) -> GuardedHandler.respondInternalError(ctx, e));
         });
+    }
+
+    /**
+     * RFC 9112 as written: Jetty's RFC 9110 mode still lets a bare LF end a header line, which a proxy in front may
+     * read as part of the line, and so see other headers than the server does. Jetty's default URI compliance refuses
+     * ambiguous paths (an encoded slash, encoded dot segments) that Javalin's legacy setting lets through.
+     */
+    static void strict(HttpConfiguration http) {
+        http.setHttpCompliance(HttpCompliance.RFC9110.without("RFC9110_CRLF",
+                HttpCompliance.Violation.LF_HEADER_TERMINATION));
+        http.setUriCompliance(UriCompliance.DEFAULT);
     }
 
     private static String describe(HttpResponseException e, Context ctx) {
