@@ -30,6 +30,7 @@ public final class Main {
 
     public static void main(String[] args) {
         Console out = Console.install();
+        Interrupts interrupts = Interrupts.install(out);
         try {
             // The one read of the environment: Options takes its configuration from this map, and nothing else does.
             Map<String, String> env = System.getenv();
@@ -39,7 +40,7 @@ public final class Main {
                 out.print(Options.USAGE);
                 return;
             }
-            start(options, Options.secrets(env), out);
+            start(options, Options.secrets(env), out, interrupts);
         } catch (UsageException e) {
             out.flush();
             System.err.println("plantstore: " + e.getMessage());
@@ -51,7 +52,7 @@ public final class Main {
         }
     }
 
-    private static void start(Options options, Options.Secrets secrets, Console out)
+    private static void start(Options options, Options.Secrets secrets, Console out, Interrupts interrupts)
             throws UsageException, StartupException {
         List<String> tokens = Tokens.configured(secrets.tokens(), options.tokensFile());
         String generatedToken = null;
@@ -110,7 +111,10 @@ public final class Main {
         }
         Optional<ManagementServer> managementServer = management;
         Duration drain = Duration.ofSeconds(options.drainSeconds());
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, managementServer, drain, store, out),
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            interrupts.stopping();
+            stop(server, managementServer, drain, store, out);
+        },
                 "plantstore-shutdown"));
 
         out.println("store " + OpenStore.describe(options.store()) + " (" + promise(options.store()) + ")");
@@ -137,7 +141,7 @@ public final class Main {
     }
 
     /**
-     * Runs on SIGTERM or SIGINT: readiness turns DOWN while the server keeps serving for the drain period, so that a
+     * Runs on SIGTERM or the first SIGINT (a second one ends the process at once: {@link Interrupts}): readiness turns DOWN while the server keeps serving for the drain period, so that a
      * load balancer checking readiness stops sending requests; then the server stops accepting and lets requests in
      * flight finish, the store commits what it was given and closes, and the process exits 0.
      * The JVM would report 143 for SIGTERM however cleanly the hooks ran; a requested, completed stop is a success,

@@ -175,4 +175,35 @@ class OperabilityIT {
             assertTrue(jar.outputSoFar().contains("plantstore stopped"), jar.outputSoFar());
         }
     }
+
+    @Test
+    void aCtrlCDrainsAndStopsAsSigtermDoes() throws Exception {
+        try (var jar = RunningJar.startAsAtATerminal(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory",
+                "--drain-seconds", "2")) {
+            long signalled = System.nanoTime();
+            jar.interrupt();
+            assertTrue(jar.process().waitFor(15, TimeUnit.SECONDS), "stops after the drain");
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - signalled);
+            assertTrue(tookMillis >= 2_000, "stopped only after the drain period: " + tookMillis + " ms");
+            assertEquals(0, jar.process().exitValue(), jar.outputSoFar());
+            assertTrue(jar.outputSoFar().contains("plantstore stopped"), jar.outputSoFar());
+        }
+    }
+
+    @Test
+    void aSecondCtrlCStopsAtOnce() throws Exception {
+        try (var jar = RunningJar.startAsAtATerminal(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory",
+                "--drain-seconds", "60")) {
+            jar.interrupt();
+            assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(10),
+                    () -> jar.outputSoFar().contains("plantstore draining")), jar.outputSoFar());
+            long second = System.nanoTime();
+            jar.interrupt();
+            assertTrue(jar.process().waitFor(5, TimeUnit.SECONDS), "stops at once, not after the 60 s drain");
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - second);
+            assertEquals(130, jar.process().exitValue(), jar.outputSoFar());
+            assertTrue(jar.outputSoFar().contains("plantstore stopped at once (second interrupt)"),
+                    tookMillis + " ms; " + jar.outputSoFar());
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package dev.plantstore.app;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -72,6 +73,16 @@ final class RunningJar implements AutoCloseable {
         var builder = processBuilder(AS_NOBODY, workDir, args);
         builder.environment().putAll(env);
         return runToCompletion(builder);
+    }
+
+    /**
+     * As {@link #start(Path, Map, String...)}, as at a terminal, where Ctrl-C sends SIGINT. A process a shell starts
+     * in the background (as a build may be) inherits SIGINT ignored, and so would the jar; Perl's exec restores its
+     * default action first.
+     */
+    static RunningJar startAsAtATerminal(Path workDir, Map<String, String> env, String... args) throws Exception {
+        return start(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec { $ARGV[0] } @ARGV or die \"exec: $!\";"),
+                workDir, env, args);
     }
 
     private static RunningJar start(List<String> launcher, Path workDir, Map<String, String> env, String... args)
@@ -156,6 +167,12 @@ final class RunningJar implements AutoCloseable {
         Matcher matcher = GENERATED_TOKEN.matcher(output);
         assertTrue(matcher.find(), "a generated token is printed:\n" + output);
         return matcher.group(1);
+    }
+
+    /** SIGINT, as Ctrl-C at a terminal sends it. */
+    void interrupt() throws Exception {
+        assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(process().pid())).inheritIO().start().waitFor(),
+                "kill -INT");
     }
 
     /** SIGTERM, wait for exit, and everything the process printed. */
