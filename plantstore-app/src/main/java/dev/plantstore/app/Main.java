@@ -2,6 +2,8 @@ package dev.plantstore.app;
 
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.TokenVerifier;
+import dev.plantstore.core.WebhookListener;
+import dev.plantstore.core.Webhooks;
 import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
@@ -71,8 +73,11 @@ public final class Main {
         Optional<PrometheusMeterRegistry> metrics = options.managementPort().isPresent()
                 ? Optional.of(jvmMeasured(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
                 : Optional.empty();
+        Optional<Webhooks> webhooks = WebhookConfig.configured(options.webhookUrls(), secrets.webhookSecret(),
+                options.webhookSecretFile(),
+                metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE));
         OpenStore store = OpenStore.open(options.store(), secrets,
-                metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE));
+                metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks);
         PlantStoreApi api;
         try {
             api = PlantStoreApi.of(store.store(), verifier)
@@ -118,6 +123,9 @@ public final class Main {
                 "plantstore-shutdown"));
 
         out.println("store " + OpenStore.describe(options.store()) + " (" + promise(options.store()) + ")");
+        webhooks.ifPresent(w -> out.println("webhooks to " + w.receivers().size() + " receiver"
+                + (w.receivers().size() == 1 ? "" : "s") + ", each event retried for " + w.retryPeriod().toHours()
+                + " h"));
         managementServer.ifPresent(m -> out.println("plantstore management on http://"
                 + hostForUrl(options.managementHost()) + ":" + m.port()));
         String url = "http://" + hostForUrl(options.host()) + ":" + server.port();

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.Webhooks;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -15,6 +16,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Optional;
 
 /** The store the server runs on, with whatever it holds open (a file lock, a connection pool), closed together. */
 final class OpenStore implements AutoCloseable {
@@ -41,25 +43,29 @@ final class OpenStore implements AutoCloseable {
      *                          database is unreachable, its schema is newer than this release
      */
     static OpenStore open(StoreSpec spec, Options.Secrets secrets) throws StartupException {
-        return open(spec, secrets, CommitListener.NONE);
+        return open(spec, secrets, CommitListener.NONE, Optional.empty());
     }
 
-    /** As {@link #open(StoreSpec, Options.Secrets)}, telling {@code commits} of each group commit of a database store. */
-    static OpenStore open(StoreSpec spec, Options.Secrets secrets, CommitListener commits) throws StartupException {
+    /**
+     * As {@link #open(StoreSpec, Options.Secrets)}, telling {@code commits} of each group commit of a database store,
+     * and sending plant events to {@code webhooks} when given.
+     */
+    static OpenStore open(StoreSpec spec, Options.Secrets secrets, CommitListener commits,
+                          Optional<Webhooks> webhooks) throws StartupException {
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         try {
             PlantStore store;
             if (spec instanceof StoreSpec.Sqlite sqlite) {
                 resources.push(lockExclusively(sqlite.file()));
-                HikariDataSource pool = sqlitePool(sqlite.file());
+                HikariDataSource pool = sqlitePool(sqlite.file(), webhooks.isPresent());
                 resources.push(pool);
-                store = PlantStore.jdbc(pool, commits);
+                store = jdbc(pool, commits, webhooks);
             } else if (spec instanceof StoreSpec.Postgres postgres) {
                 HikariDataSource pool = postgresPool(postgres, secrets);
                 resources.push(pool);
-                store = PlantStore.jdbc(pool, commits);
+                store = jdbc(pool, commits, webhooks);
             } else {
-                store = PlantStore.inMemory();
+                store = webhooks.map(PlantStore::inMemory).orElseGet(PlantStore::inMemory);
             }
             resources.push(store);
             return new OpenStore(store, resources);
@@ -74,6 +80,10 @@ final class OpenStore implements AutoCloseable {
             }
             throw new StartupException("cannot open store " + describe(spec) + ": " + reason);
         }
+    }
+
+    private static PlantStore jdbc(HikariDataSource pool, CommitListener commits, Optional<Webhooks> webhooks) {
+        return webhooks.map(w -> PlantStore.jdbc(pool, commits, w)).orElseGet(() -> PlantStore.jdbc(pool, commits));
     }
 
     static String describe(StoreSpec spec) {
@@ -115,13 +125,14 @@ final class OpenStore implements AutoCloseable {
 
     /**
      * SQLite opens a file, reads its schema and sets its pragmas for every new connection; the store takes one per
-     * batch, so the pool keeps them open. Two: the writer's, and one for a read or a health check beside it.
+     * batch, so the pool keeps them open. Two: the writer's, and one for a read or a health check beside it; and a
+     * third for the webhook deliveries when there are any.
      */
-    private static HikariDataSource sqlitePool(Path file) {
+    private static HikariDataSource sqlitePool(Path file, boolean webhooks) {
         var config = new HikariConfig();
         config.setPoolName("plantstore-sqlite");
         config.setDataSource(DurableSqlite.dataSource(file));
-        config.setMaximumPoolSize(2);
+        config.setMaximumPoolSize(webhooks ? 3 : 2);
         // A pooled connection is never replaced (the pool's default is every 30 minutes): SQLite has no server that
         // ends connections, and a connection kept open keeps working when the directory is made unwritable under the
         // running server, where a new one could not be opened. Such a fault shows at the next start, clearly.

@@ -3,6 +3,8 @@ package dev.plantstore.app;
 import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,7 +29,7 @@ import java.util.OptionalInt;
 record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean docs,
                List<String> corsOrigins, int authFailureLimit, int idleTimeoutSeconds, OptionalInt managementPort,
                String managementHost, LogFormat logFormat, int drainSeconds, int maxConnections,
-               int minBodyRate, boolean help) {
+               int minBodyRate, List<URI> webhookUrls, Optional<Path> webhookSecretFile, boolean help) {
 
     /** How log lines are written: for people, or one JSON object per line for a collector. */
     enum LogFormat { TEXT, JSON }
@@ -87,20 +89,30 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
             "bytes per second a request body must average after its first 5 s, else 408 and the connection is "
                     + "closed; 0 for no minimum",
             given -> parseInt(given, 0, 100_000_000), String.valueOf(ClientLimits.DEFAULT_MIN_BODY_BYTES_PER_SECOND));
+    static final Option<List<URI>> WEBHOOK_URL = Option.withoutDefault("--webhook-url", "URLS",
+            "comma-separated http or https URLs that get each plant event, signed as Standard Webhooks (the secret "
+                    + "from PLANTSTORE_WEBHOOK_SECRET or --webhook-secret-file)",
+            Options::parseUrls, List.of(), "none");
+    static final Option<Optional<Path>> WEBHOOK_SECRET_FILE = Option.withoutDefault("--webhook-secret-file", "FILE",
+            "the webhooks' signing secret, whsec_ and base64; while one is replaced, the new and the old one, each "
+                    + "on a line of its own",
+            given -> Optional.of(Path.of(requireNonBlank(given))), Optional.empty(), "");
 
     /** Every option, in the order {@code --help} lists them and their values are checked. */
     static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, DOCS, CORS_ORIGINS,
             AUTH_FAILURE_LIMIT, IDLE_TIMEOUT, MANAGEMENT_PORT, MANAGEMENT_HOST, LOG_FORMAT, DRAIN_SECONDS,
-            MAX_CONNECTIONS, MIN_BODY_RATE);
+            MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL, WEBHOOK_SECRET_FILE);
 
     static final Secret TOKENS = new Secret("PLANTSTORE_TOKENS", "bearer tokens, comma-separated, used together with "
             + "--tokens-file; with no token configured, one is generated and printed at start-up");
     static final Secret DB_USER = new Secret("PLANTSTORE_DB_USER", "PostgreSQL user, if the --store URL names none");
     static final Secret DB_PASSWORD = new Secret("PLANTSTORE_DB_PASSWORD",
             "PostgreSQL password, if the --store URL gives none");
+    static final Secret WEBHOOK_SECRET = new Secret("PLANTSTORE_WEBHOOK_SECRET", "the webhooks' signing secret, "
+            + "whsec_ and base64, instead of --webhook-secret-file; several separated by spaces while one is replaced");
 
     /** Every value taken from the environment alone. */
-    static final List<Secret> SECRETS = List.of(TOKENS, DB_USER, DB_PASSWORD);
+    static final List<Secret> SECRETS = List.of(TOKENS, DB_USER, DB_PASSWORD, WEBHOOK_SECRET);
 
     static final String USAGE = Help.usage(TABLE, SECRETS);
 
@@ -180,6 +192,10 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                 throw new UsageException(flag + " is not an option: a token on the command line is visible to every "
                         + "user through ps; use PLANTSTORE_TOKENS or --tokens-file");
             }
+            if (flag.equals("--webhook-secret")) {
+                throw new UsageException(flag + " is not an option: a secret on the command line is visible to every "
+                        + "user through ps; use PLANTSTORE_WEBHOOK_SECRET or --webhook-secret-file");
+            }
             if (!byFlag.containsKey(flag)) {
                 throw new UsageException(
                         (arg.startsWith("-") ? "unknown option " : "unexpected argument ") + arg + " (see --help)");
@@ -197,19 +213,21 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
 
     /** The secrets in {@code env}: the one other place the environment is read for configuration. */
     static Secrets secrets(Map<String, String> env) {
-        return new Secrets(TOKENS.in(env), DB_USER.in(env), DB_PASSWORD.in(env));
+        return new Secrets(TOKENS.in(env), DB_USER.in(env), DB_PASSWORD.in(env), WEBHOOK_SECRET.in(env));
     }
 
     /** Tokens and database credentials; {@link #toString()} shows which are set, never their values. */
-    record Secrets(Optional<String> tokens, Optional<String> databaseUser, Optional<String> databasePassword) {
+    record Secrets(Optional<String> tokens, Optional<String> databaseUser, Optional<String> databasePassword,
+                   Optional<String> webhookSecret) {
 
-        static final Secrets NONE = new Secrets(Optional.empty(), Optional.empty(), Optional.empty());
+        static final Secrets NONE = new Secrets(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
 
         @Override
         public String toString() {
             return "Secrets[tokens " + (tokens.isPresent() ? "set" : "unset") + ", database user "
                     + (databaseUser.isPresent() ? "set" : "unset") + ", database password "
-                    + (databasePassword.isPresent() ? "set" : "unset") + "]";
+                    + (databasePassword.isPresent() ? "set" : "unset") + ", webhook secret "
+                    + (webhookSecret.isPresent() ? "set" : "unset") + "]";
         }
     }
 
@@ -218,7 +236,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                 TOKENS_FILE.valueIn(given), STORE.valueIn(given), DOCS.valueIn(given), CORS_ORIGINS.valueIn(given),
                 AUTH_FAILURE_LIMIT.valueIn(given), IDLE_TIMEOUT.valueIn(given), MANAGEMENT_PORT.valueIn(given),
                 MANAGEMENT_HOST.valueIn(given), LOG_FORMAT.valueIn(given), DRAIN_SECONDS.valueIn(given),
-                MAX_CONNECTIONS.valueIn(given), MIN_BODY_RATE.valueIn(given), help);
+                MAX_CONNECTIONS.valueIn(given), MIN_BODY_RATE.valueIn(given), WEBHOOK_URL.valueIn(given),
+                WEBHOOK_SECRET_FILE.valueIn(given), help);
     }
 
     private static LogFormat parseLogFormat(Given given) throws UsageException {
@@ -246,6 +265,21 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
             }
         }
         return List.copyOf(origins);
+    }
+
+    /** Split and parsed; that each is an http or https URL with a host is checked with the secret, at start-up. */
+    private static List<URI> parseUrls(Given given) throws UsageException {
+        List<URI> urls = new ArrayList<>();
+        for (String url : given.value().split(",")) {
+            if (!url.isBlank()) {
+                try {
+                    urls.add(new URI(url.strip()));
+                } catch (URISyntaxException e) {
+                    throw new UsageException(given.source() + ": '" + url.strip() + "' is not a URL");
+                }
+            }
+        }
+        return List.copyOf(urls);
     }
 
     private static String requireNonBlank(Given given) throws UsageException {

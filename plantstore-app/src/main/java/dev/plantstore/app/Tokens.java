@@ -50,19 +50,8 @@ final class Tokens {
      * file other users may read or write is refused: its tokens are as good as public.
      */
     static List<String> readFile(Path file) throws UsageException {
-        requirePrivate(file);
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new UsageException("tokens file " + file + " does not exist");
-        } catch (MalformedInputException e) {
-            throw new UsageException("tokens file " + file + " is not UTF-8 text");
-        } catch (IOException e) {
-            throw new UsageException("tokens file " + file + " cannot be read: " + e.getMessage());
-        }
         List<String> tokens = new ArrayList<>();
-        for (String line : lines) {
+        for (String line : readPrivate(file, "tokens file")) {
             String token = line.strip();
             if (!token.isEmpty() && !token.startsWith("#")) {
                 tokens.add(token);
@@ -71,22 +60,39 @@ final class Tokens {
         return tokens;
     }
 
-    private static void requirePrivate(Path file) throws UsageException {
+    /**
+     * The lines of a file of secrets, {@code what} naming it in messages. A file other users may read or write is
+     * refused: its secrets are as good as public.
+     */
+    static List<String> readPrivate(Path file, String what) throws UsageException {
+        requirePrivate(file, what);
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new UsageException(what + " " + file + " does not exist");
+        } catch (MalformedInputException e) {
+            throw new UsageException(what + " " + file + " is not UTF-8 text");
+        } catch (IOException e) {
+            throw new UsageException(what + " " + file + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    private static void requirePrivate(Path file, String what) throws UsageException {
         Set<PosixFilePermission> permissions;
         try {
             permissions = Files.getPosixFilePermissions(file);
         } catch (UnsupportedOperationException e) {
             return;
         } catch (NoSuchFileException e) {
-            throw new UsageException("tokens file " + file + " does not exist");
+            throw new UsageException(what + " " + file + " does not exist");
         } catch (IOException e) {
-            throw new UsageException("tokens file " + file + " cannot be read: " + e.getMessage());
+            throw new UsageException(what + " " + file + " cannot be read: " + e.getMessage());
         }
         Set<PosixFilePermission> shared = EnumSet.of(PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE,
                 PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
         shared.retainAll(permissions);
         if (!shared.isEmpty()) {
-            throw new UsageException("tokens file " + file + " is open to other users (" + PosixFilePermissions.toString(
+            throw new UsageException(what + " " + file + " is open to other users (" + PosixFilePermissions.toString(
                     permissions) + "); make it private with: chmod 600 " + file);
         }
     }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -43,19 +44,23 @@ class OptionsTableTest {
                 looked);
         looked.clear();
         Options.secrets(env);
-        assertEquals(Set.of("PLANTSTORE_TOKENS", "PLANTSTORE_DB_USER", "PLANTSTORE_DB_PASSWORD"), looked);
+        assertEquals(Set.of("PLANTSTORE_TOKENS", "PLANTSTORE_DB_USER", "PLANTSTORE_DB_PASSWORD",
+                "PLANTSTORE_WEBHOOK_SECRET"), looked);
     }
 
     @Test
     void helpListsEveryFlagWithItsVariableAndDefault() {
         for (Options.Option<?> option : Options.TABLE) {
-            assertTrue(Options.USAGE.contains("\n  " + option.flag() + " " + option.valueName() + " "), option.flag());
+            // A flag too long for its column has its help on the next line.
+            String flag = Pattern.quote(option.flag() + " " + option.valueName());
+            assertTrue(Options.USAGE.matches("(?s).*\n  " + flag + "\\s.*"),
+                    option.flag());
             String source = option.shownDefault().isEmpty() ? option.variable() + ")"
                     : option.variable() + ", default " + option.shownDefault() + ")";
             assertTrue(Options.USAGE.replaceAll("\\s+", " ").contains(source), source + " in\n" + Options.USAGE);
         }
         for (Options.Secret secret : Options.SECRETS) {
-            assertTrue(Options.USAGE.contains("\n  " + secret.variable() + " "), secret.variable());
+            assertTrue(Options.USAGE.matches("(?s).*\n  " + Pattern.quote(secret.variable()) + "\\s.*"), secret.variable());
         }
     }
 
@@ -102,7 +107,9 @@ class OptionsTableTest {
 
     @Test
     void secretsNeverShowTheirValues() {
-        var secrets = Options.secrets(Map.of("PLANTSTORE_TOKENS", "hunter2", "PLANTSTORE_DB_PASSWORD", "hunter3"));
+        var secrets = Options.secrets(Map.of("PLANTSTORE_TOKENS", "hunter2", "PLANTSTORE_DB_PASSWORD", "hunter3",
+                "PLANTSTORE_WEBHOOK_SECRET", "whsec_hunter4"));
+        assertEquals(Optional.of("whsec_hunter4"), secrets.webhookSecret());
         assertEquals(Optional.of("hunter2"), secrets.tokens());
         assertFalse(secrets.toString().contains("hunter"), secrets.toString());
     }
@@ -130,6 +137,6 @@ class OptionsTableTest {
     private static Options withHelp(Options o, boolean help) {
         return new Options(o.host(), o.port(), o.maxBodyBytes(), o.tokensFile(), o.store(), o.docs(), o.corsOrigins(),
                 o.authFailureLimit(), o.idleTimeoutSeconds(), o.managementPort(), o.managementHost(), o.logFormat(),
-                o.drainSeconds(), o.maxConnections(), o.minBodyRate(), help);
+                o.drainSeconds(), o.maxConnections(), o.minBodyRate(), o.webhookUrls(), o.webhookSecretFile(), help);
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ class OptionsTest {
     void defaultsAreAllInterfacesPort8080And64KiB() throws UsageException {
         assertEquals(new Options("0.0.0.0", 8080, 65_536, Optional.empty(),
                 new StoreSpec.Sqlite(Path.of("plantstore.db")), true, List.of(), 30, 30, OptionalInt.empty(), "127.0.0.1",
-                Options.LogFormat.TEXT, 5, 10_000, 256, false), parse(Map.of()));
+                Options.LogFormat.TEXT, 5, 10_000, 256, List.of(), Optional.empty(), false), parse(Map.of()));
     }
 
     @Test
@@ -36,10 +37,13 @@ class OptionsTest {
                 "--tokens-file=/etc/plantstore/tokens", "--store", "memory", "--docs", "off",
                 "--cors-origins", "https://a.example, https://b.example:8443", "--auth-failure-limit", "0", "--idle-timeout", "5",
                 "--management-port", "0", "--management-host=0.0.0.0", "--log-format", "JSON", "--drain-seconds", "0",
-                "--max-connections", "500", "--min-body-rate", "0");
+                "--max-connections", "500", "--min-body-rate", "0",
+                "--webhook-url", "https://a.example/hook,http://b.example:8080/x", "--webhook-secret-file", "/etc/s");
         assertEquals(new Options("127.0.0.1", 0, 1024, Optional.of(Path.of("/etc/plantstore/tokens")),
                 new StoreSpec.Memory(), false, List.of("https://a.example", "https://b.example:8443"), 0, 5,
-                OptionalInt.of(0), "0.0.0.0", Options.LogFormat.JSON, 0, 500, 0, false),
+                OptionalInt.of(0), "0.0.0.0", Options.LogFormat.JSON, 0, 500, 0,
+                List.of(URI.create("https://a.example/hook"), URI.create("http://b.example:8080/x")),
+                Optional.of(Path.of("/etc/s")), false),
                 options);
     }
 
@@ -51,10 +55,20 @@ class OptionsTest {
         env = new java.util.HashMap<>(env);
         env.putAll(Map.of("PLANTSTORE_MANAGEMENT_PORT", "9090", "PLANTSTORE_MANAGEMENT_HOST", "10.0.0.1",
                 "PLANTSTORE_LOG_FORMAT", "json", "PLANTSTORE_DRAIN_SECONDS", "12",
-                "PLANTSTORE_MAX_CONNECTIONS", "20000", "PLANTSTORE_MIN_BODY_RATE", "1024"));
+                "PLANTSTORE_MAX_CONNECTIONS", "20000", "PLANTSTORE_MIN_BODY_RATE", "1024",
+                "PLANTSTORE_WEBHOOK_URL", "http://hooks.example/", "PLANTSTORE_WEBHOOK_SECRET_FILE", "secret"));
         assertEquals(new Options("::1", 9000, 10, Optional.of(Path.of("tokens.txt")),
                 new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false, List.of("*"), 5, 7, OptionalInt.of(9090), "10.0.0.1",
-                Options.LogFormat.JSON, 12, 20_000, 1024, false), parse(env));
+                Options.LogFormat.JSON, 12, 20_000, 1024, List.of(URI.create("http://hooks.example/")),
+                Optional.of(Path.of("secret")), false), parse(env));
+    }
+
+    @Test
+    void aWebhookSecretIsNeverAFlagValue() {
+        assertEquals("--webhook-secret is not an option: a secret on the command line is visible to every user "
+                + "through ps; use PLANTSTORE_WEBHOOK_SECRET or --webhook-secret-file",
+                refusal(Map.of(), "--webhook-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
+        assertEquals("--webhook-url: 'http://a b' is not a URL", refusal(Map.of(), "--webhook-url", "http://a b"));
     }
 
     @Test

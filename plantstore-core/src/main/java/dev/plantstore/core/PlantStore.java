@@ -93,6 +93,11 @@ public interface PlantStore extends AutoCloseable {
         return new JdbcPlantStore(dataSource, timeout, listener);
     }
 
+    /** As {@link #jdbc(DataSource, Duration, CommitListener, Webhooks)} with the default time-out. */
+    static PlantStore jdbc(DataSource dataSource, CommitListener listener, Webhooks webhooks) {
+        return jdbc(dataSource, JdbcPlantStore.DEFAULT_TIMEOUT, listener, webhooks);
+    }
+
     /**
      * As {@link #jdbc(DataSource, Duration, CommitListener)}, sending an event for each create that stores a plant
      * and each delete that removes one to {@code webhooks}' receivers, at least once each. The event is recorded in
