@@ -35,6 +35,27 @@ class SqlitePlantEventsTest extends PlantEventsContract {
     }
 
     @Test
+    void writesSucceedWhileTheDeliveryUpdatesTheOutboxBesideThem() throws Exception {
+        EventStore events = open();
+        var stop = new java.util.concurrent.atomic.AtomicBoolean();
+        var delivery = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            while (!stop.get()) {
+                for (PlantEvent event : events.outbox().claim(RECEIVERS.get(0), System.currentTimeMillis(), 16)) {
+                    events.outbox().retryAt(event, 0);
+                }
+            }
+        });
+        try {
+            for (int id = 0; id < 300; id++) {
+                events.store().create(new NewPlant(id, "Plant " + id));
+            }
+        } finally {
+            stop.set(true);
+        }
+        delivery.get();
+    }
+
+    @Test
     void aStoreWithoutWebhooksRecordsNoEvent() throws Exception {
         DataSource dataSource = DurableSqlite.dataSource(dir.resolve("plants.db"));
         try (var store = PlantStore.jdbc(dataSource)) {

@@ -20,7 +20,9 @@ public final class DurableSqlite {
      * Every acknowledged write on disk: write-ahead log with a full sync at each commit; a writer finding the file
      * locked waits up to 5 s rather than failing at once. Once checkpointed, the write-ahead log is cut back to
      * {@value #WAL_SIZE_LIMIT_BYTES} bytes, about what the automatic checkpoint lets it grow to, so it never keeps
-     * more of the disk than that for long.
+     * more of the disk than that for long. A transaction takes the write lock when it begins
+     * (IMMEDIATE): one that read first and wrote later would fail at once, without waiting, if another connection (the
+     * webhook delivery updating its outbox) had committed in between.
      */
     public static SQLiteDataSource dataSource(Path file) {
         var config = new SQLiteConfig();
@@ -28,6 +30,7 @@ public final class DurableSqlite {
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
         config.setBusyTimeout(5_000);
         config.setJournalSizeLimit(WAL_SIZE_LIMIT_BYTES);
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         var dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file);
         return dataSource;

@@ -28,7 +28,10 @@ public final class WebhookReceiver implements AutoCloseable {
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final List<Received> received = new ArrayList<>();
     private final CountDownLatch released = new CountDownLatch(1);
+    private final java.util.Map<String, Integer> inFlight = new java.util.HashMap<>();
+    private int sameIdOverlaps;
     private volatile int status = 200;
+    private volatile long delayMillis;
     private volatile boolean hang;
 
     public WebhookReceiver() throws IOException {
@@ -46,6 +49,16 @@ public final class WebhookReceiver implements AutoCloseable {
     public void answer(int status) {
         this.status = status;
         this.hang = false;
+    }
+
+    /** Every later answer comes {@code millis} after its request, so that overlapping requests would show. */
+    public void delay(long millis) {
+        this.delayMillis = millis;
+    }
+
+    /** How many requests arrived while another one with the same webhook-id was still unanswered. */
+    public synchronized int sameIdOverlaps() {
+        return sameIdOverlaps;
     }
 
     /** Every later request is held without an answer until {@link #close()}. */
@@ -71,15 +84,25 @@ public final class WebhookReceiver implements AutoCloseable {
         var headers = exchange.getRequestHeaders();
         boolean hanging = hang;
         int answer = hanging ? 0 : status;
+        String id = headers.getFirst("webhook-id");
         synchronized (this) {
-            received.add(new Received(headers.getFirst("webhook-id"), headers.getFirst("webhook-timestamp"),
+            received.add(new Received(id, headers.getFirst("webhook-timestamp"),
                     headers.getFirst("webhook-signature"), body, answer));
+            if (inFlight.merge(String.valueOf(id), 1, Integer::sum) > 1) {
+                sameIdOverlaps++;
+            }
         }
-        if (hanging) {
-            try {
+        try {
+            if (hanging) {
                 released.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            } else if (delayMillis > 0) {
+                Thread.sleep(delayMillis);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            synchronized (this) {
+                inFlight.merge(String.valueOf(id), -1, Integer::sum);
             }
         }
         exchange.sendResponseHeaders(hanging ? 503 : answer, -1);

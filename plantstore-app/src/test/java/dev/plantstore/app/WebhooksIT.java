@@ -1,0 +1,226 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.example.receiver.VerifyWebhook;
+import dev.plantstore.testkit.PlantRequests;
+import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.TestPostgres;
+import dev.plantstore.testkit.WebhookReceiver;
+import dev.plantstore.testkit.WebhookReceiver.Received;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Plant events from the jar to a receiver the test runs: signed, at least once, in order per plant, across crashes. */
+class WebhooksIT {
+
+    private static final String TOKEN = "webhooks-token";
+    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** Long enough for a lease of an instance that was killed (30 s) to run out, and the retries after it. */
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration LOOK = Duration.ofMillis(50);
+
+    @TempDir
+    Path dir;
+
+    private WebhookReceiver receiver;
+
+    @BeforeEach
+    void startReceiver() throws Exception {
+        receiver = new WebhookReceiver();
+    }
+
+    @AfterEach
+    void stopReceiver() {
+        receiver.close();
+    }
+
+    private Map<String, String> env() {
+        return Map.of("PLANTSTORE_TOKENS", TOKEN, "PLANTSTORE_WEBHOOK_SECRET", SECRET,
+                "PLANTSTORE_WEBHOOK_URL", receiver.url().toString());
+    }
+
+    private static int create(RunningJar jar, long id, String name) throws Exception {
+        return HTTP.send(PlantRequests.create(jar.uri("/plants"), TOKEN, PlantRequests.plantJson(id, name, null))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static int delete(RunningJar jar, long id) throws Exception {
+        return HTTP.send(PlantRequests.delete(URI.create(jar.uri("/plants/") + Long.toString(id)), TOKEN)
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /** The accepted events, one per webhook-id, each as "type id". */
+    private List<String> acceptedEvents() {
+        Map<String, String> byId = new LinkedHashMap<>();
+        for (Received request : receiver.accepted()) {
+            byId.putIfAbsent(request.id(), event(request));
+        }
+        return List.copyOf(byId.values());
+    }
+
+    private static String event(Received request) {
+        String body = request.body();
+        String type = body.substring(body.indexOf("\"type\":\"") + 8, body.indexOf('"', body.indexOf("\"type\":\"") + 8));
+        String id = body.substring(body.indexOf("\"id\":") + 5).replaceAll("[,}].*", "");
+        return type + " " + id;
+    }
+
+    private boolean acceptedCount(int events) {
+        return acceptedEvents().size() >= events;
+    }
+
+    @Test
+    void aReceiverThatFailsForAWhileGetsEveryEventSignedWithTheSameIdAndBodyOnEachRetry() throws Exception {
+        receiver.answer(503);
+        try (var jar = RunningJar.start(dir, env())) {
+            for (int id = 1; id <= 3; id++) {
+                assertEquals(200, create(jar, id, "Plant " + id));
+            }
+            assertEquals(204, delete(jar, 2));
+            assertTrue(Poll.until(WAIT, LOOK, () -> receiver.received().size() >= 5), "retried while failing");
+            receiver.answer(200);
+            assertTrue(Poll.until(WAIT, LOOK, () -> acceptedCount(4)), () -> receiver.received().toString());
+            assertEquals(List.of("plant.created 1", "plant.created 2", "plant.created 3", "plant.deleted 2"),
+                    acceptedEvents().stream().sorted().toList());
+            Map<String, List<Received>> attempts = receiver.received().stream()
+                    .collect(Collectors.groupingBy(Received::id));
+            assertTrue(attempts.values().stream().anyMatch(tries -> tries.size() > 1), "some event was retried");
+            for (List<Received> tries : attempts.values()) {
+                assertEquals(1, tries.stream().map(Received::body).distinct().count(), "a retry sends the same body");
+                for (Received request : tries) {
+                    assertTrue(VerifyWebhook.isAuthentic(SECRET, request.id(), request.timestamp(),
+                            request.signature(), request.body().getBytes(StandardCharsets.UTF_8)), request.toString());
+                }
+            }
+            String log = jar.outputSoFar();
+            assertTrue(log.contains("failing (HTTP 503)") && log.contains("recovered after"), log);
+            long failed = receiver.received().size() - receiver.accepted().size();
+            long failureLines = log.lines().filter(line -> line.contains("still failing") || line.contains("failing ("))
+                    .count();
+            assertTrue(failureLines < failed && failureLines <= 4,
+                    failed + " failed attempts are logged as a state, not one line each:\n" + log);
+        }
+    }
+
+    @Test
+    void anIdenticalReCreateSendsNoEventAndEventsOfOneIdArriveInTheOrderOfTheirWrites() throws Exception {
+        try (var jar = RunningJar.start(dir, env())) {
+            assertEquals(200, create(jar, 7, "Monstera"));
+            assertEquals(200, create(jar, 7, "Monstera"));
+            assertEquals(409, create(jar, 7, "Fern"));
+            assertEquals(404, delete(jar, 8));
+            int ids = 10;
+            ExecutorService pool = Executors.newFixedThreadPool(8);
+            try {
+                List<Future<Integer>> writes = new ArrayList<>();
+                for (int round = 0; round < 6; round++) {
+                    for (int id = 100; id < 100 + ids; id++) {
+                        long plant = id;
+                        writes.add(pool.submit(() -> create(jar, plant, "P")));
+                        writes.add(pool.submit(() -> delete(jar, plant)));
+                    }
+                }
+                for (Future<Integer> write : writes) {
+                    write.get();
+                }
+            } finally {
+                pool.shutdown();
+            }
+            assertEquals(200, create(jar, 9, "last"));
+            assertTrue(Poll.until(WAIT, LOOK, () -> acceptedEvents().contains("plant.created 9")));
+            List<String> events = acceptedEvents();
+            assertEquals(1, events.stream().filter(e -> e.endsWith(" 7")).count(), "one event for id 7: " + events);
+            Map<String, List<String>> byId = new HashMap<>();
+            for (String event : events) {
+                String[] parts = event.split(" ");
+                byId.computeIfAbsent(parts[1], id -> new ArrayList<>()).add(parts[0]);
+            }
+            for (int id = 100; id < 100 + ids; id++) {
+                List<String> ofId = byId.getOrDefault(Integer.toString(id), List.of());
+                for (int i = 0; i < ofId.size(); i++) {
+                    assertEquals(i % 2 == 0 ? "plant.created" : "plant.deleted", ofId.get(i), id + ": " + ofId);
+                }
+            }
+        }
+    }
+
+    @Test
+    void eventsPendingWhenTheServerIsKilledArriveAfterItsRestart() throws Exception {
+        receiver.answer(503);
+        try (var jar = RunningJar.start(dir, env())) {
+            for (int id = 1; id <= 20; id++) {
+                assertEquals(200, create(jar, id, "Plant " + id));
+            }
+            jar.process().destroyForcibly().waitFor();
+        }
+        receiver.answer(200);
+        try (var restarted = RunningJar.start(dir, env())) {
+            assertTrue(Poll.until(WAIT, LOOK, () -> acceptedCount(20)), () -> "accepted " + acceptedEvents()
+                    + "\n" + restarted.outputSoFar());
+            assertEquals(20, acceptedEvents().size());
+        }
+    }
+
+    @Test
+    void aReceiverThatHangsOrIsDownSlowsNeitherTheApiNorItsHealth() throws Exception {
+        receiver.hang();
+        try (var jar = RunningJar.start(dir, env())) {
+            assertEquals(200, create(jar, 0, "first"));
+            assertTrue(Poll.until(WAIT, LOOK, () -> receiver.received().size() >= 1), "the receiver holds a request");
+            long start = System.nanoTime();
+            for (int id = 1; id <= 100; id++) {
+                assertEquals(200, create(jar, id, "Plant " + id));
+            }
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(millis < 5_000, "100 creates took " + millis + " ms");
+            var health = HTTP.send(java.net.http.HttpRequest.newBuilder(jar.uri("/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, health.statusCode(), health.body());
+            assertTrue(Poll.until(WAIT, LOOK, () -> jar.outputSoFar().contains("no answer within 10 s")),
+                    jar::outputSoFar);
+        }
+    }
+
+    @Test
+    void twoInstancesOnPostgresDeliverEveryEventOneInstanceAtATimeWhenOneIsKilled() throws Exception {
+        try (TestPostgres postgres = TestPostgres.freshSchema()) {
+            receiver.answer(200);
+            receiver.delay(200);
+            Map<String, String> env = env();
+            String[] store = {"--store", postgres.schemaUrl()};
+            try (var a = RunningJar.start(dir, env, store); var b = RunningJar.start(dir, env, store)) {
+                for (int id = 1; id <= 60; id++) {
+                    assertEquals(200, create(id % 2 == 0 ? a : b, id, "Plant " + id));
+                }
+                assertTrue(Poll.until(WAIT, LOOK, () -> receiver.received().size() >= 5));
+                a.process().destroyForcibly().waitFor();
+                for (int id = 61; id <= 80; id++) {
+                    assertEquals(200, create(b, id, "Plant " + id));
+                }
+                assertTrue(Poll.until(WAIT, LOOK, () -> acceptedCount(80)), () -> "accepted " + acceptedEvents().size());
+                assertEquals(80, acceptedEvents().size());
+                assertEquals(0, receiver.sameIdOverlaps(), "an event was sent by two instances at once");
+            }
+        }
+    }
+}
