@@ -85,6 +85,18 @@ class WebhooksIT {
         return type + " " + id;
     }
 
+    private static String metrics(RunningJar jar) {
+        try {
+            return HTTP.send(java.net.http.HttpRequest.newBuilder(jar.managementUri("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private boolean acceptedCount(int events) {
         return acceptedEvents().size() >= events;
     }
@@ -92,7 +104,7 @@ class WebhooksIT {
     @Test
     void aReceiverThatFailsForAWhileGetsEveryEventSignedWithTheSameIdAndBodyOnEachRetry() throws Exception {
         receiver.answer(503);
-        try (var jar = RunningJar.start(dir, env())) {
+        try (var jar = RunningJar.start(dir, env(), "--management-port", "0")) {
             for (int id = 1; id <= 3; id++) {
                 assertEquals(200, create(jar, id, "Plant " + id));
             }
@@ -112,6 +124,14 @@ class WebhooksIT {
                             request.signature(), request.body().getBytes(StandardCharsets.UTF_8)), request.toString());
                 }
             }
+            String receiverTag = "receiver=\"" + receiver.url() + "\"";
+            assertTrue(Poll.until(WAIT, LOOK, () -> metrics(jar).contains(
+                    "plantstore_webhook_deliveries_total{outcome=\"delivered\"," + receiverTag + "} 4.0")),
+                    () -> metrics(jar));
+            String metrics = metrics(jar);
+            assertTrue(metrics.contains("plantstore_webhook_deliveries_total{outcome=\"failed\"," + receiverTag), metrics);
+            assertTrue(metrics.contains("plantstore_webhook_pending{" + receiverTag + "}"), metrics);
+            assertTrue(metrics.contains("plantstore_webhook_oldest_pending_seconds{" + receiverTag + "}"), metrics);
             String log = jar.outputSoFar();
             assertTrue(log.contains("failing (HTTP 503)") && log.contains("recovered after"), log);
             long failed = receiver.received().size() - receiver.accepted().size();

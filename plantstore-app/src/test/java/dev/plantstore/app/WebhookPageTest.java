@@ -1,0 +1,46 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.example.receiver.VerifyWebhook;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The webhooks page quotes the receiver's check word for word, and the check works. */
+class WebhookPageTest {
+
+    private static final Path PAGE = Path.of("..", "docs", "webhooks.md");
+    private static final Path SAMPLE = Path.of("src", "test", "java", "com", "example", "receiver",
+            "VerifyWebhook.java");
+
+    @Test
+    void theJavaBlockIsTheCompiledSample() throws Exception {
+        List<String> blocks = new ArrayList<>();
+        Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(PAGE));
+        while (block.find()) {
+            blocks.add(block.group(1));
+        }
+        assertEquals(List.of(Files.readString(SAMPLE)), blocks);
+    }
+
+    /** Standard Webhooks' reference libraries sign this message with this secret to this signature. */
+    @Test
+    void theSampleAcceptsTheReferenceTestVectorAndNothingElse() throws Exception {
+        String secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+        byte[] body = "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8);
+        String signature = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=";
+        assertTrue(VerifyWebhook.isSigned(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330",
+                "v1,bm90IGl0 " + signature, body));
+        assertFalse(VerifyWebhook.isSigned(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265331", signature, body));
+        assertFalse(VerifyWebhook.isAuthentic(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", signature, body),
+                "a request from 2021 is too old");
+    }
+}
