@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.TestPostgres;
 import java.io.IOException;
 import java.net.URI;
@@ -118,7 +119,7 @@ class DurabilityIT {
         Writers writers;
         try (var jar = RunningJar.start(dir, ENV)) {
             writers = Writers.start(jar, 16, true);
-            Thread.sleep(2_000);
+            writers.awaitAcknowledged(101, 11);
             jar.process().destroyForcibly();
             assertTrue(jar.process().waitFor(10, TimeUnit.SECONDS));
             writers.stop();
@@ -143,7 +144,7 @@ class DurabilityIT {
         Writers writers;
         try (var jar = RunningJar.start(dir, ENV)) {
             writers = Writers.start(jar, 64, false);
-            Thread.sleep(1_500);
+            writers.awaitAcknowledged(101, 0);
             long signalled = System.nanoTime();
             jar.process().destroy();
             assertTrue(jar.process().waitFor(15, TimeUnit.SECONDS), "stopped within 15 s of SIGTERM");
@@ -205,6 +206,17 @@ class DurabilityIT {
                     deleted.add(id);
                 }
             }
+        }
+
+        /**
+         * Waits until the load has been acknowledged this much, so that the crash hits a server in the middle of real
+         * work however slow the machine is (a fixed wait of two seconds saw 76 creates on a busy one).
+         */
+        void awaitAcknowledged(int creates, int deletes) throws InterruptedException {
+            boolean enough = Poll.until(Duration.ofSeconds(60), Duration.ofMillis(10),
+                    () -> created.size() >= creates && deleted.size() >= deletes);
+            assertTrue(enough, "the load acknowledged " + created.size() + " creates and " + deleted.size()
+                    + " deletes within 60 s");
         }
 
         void stop() throws InterruptedException {

@@ -144,16 +144,11 @@ class PostgresFaultsIT {
         String output;
         try (RunningJar jar = start(postgres.schemaUrl())) {
             assertEquals(200, ids.send(jar).status());
-            List<Connection> others = new ArrayList<>();
-            try {
-                takeEveryConnectionFromTheServerToo(others);
+            try (var others = new ConnectionHog()) {
+                others.start();
                 Faults.awaitRefusal(jar, ids, Duration.ofSeconds(10));
                 sendFor(jar, ids, OUTAGE);
                 Faults.assertUnhealthyButAlive(jar);
-            } finally {
-                for (Connection connection : others) {
-                    connection.close();
-                }
             }
             Faults.assertRecoversBy("PostgreSQL at its connection limit for 7 s", jar, ids);
             ids.assertEveryAnswerAsPromised();
@@ -177,36 +172,84 @@ class PostgresFaultsIT {
     }
 
     /**
-     * Connections until the database refuses one for its limit (superuser ones, so the reserved slots go too); then the
-     * server's pooled connections are ended, as a database restart would end them, and the slots they free taken,
-     * until the server holds none: its pool tries to take them back as soon as they are free.
+     * Other clients holding every connection the database allows (superuser ones, so the reserved slots go too). The
+     * server's pooled connections are ended, as a database restart would end them, and every slot that comes free is
+     * taken at once, for as long as the fault lasts: the server's pool, and any other client of the database, tries to
+     * take a slot back as soon as one is free.
      */
-    private void takeEveryConnectionFromTheServerToo(List<Connection> taken) throws Exception {
-        takeUntilTheLimit(taken);
-        assertTrue(taken.size() > 1, "connections were taken before the limit: " + taken.size());
-        boolean serverHasNone = Poll.until(Duration.ofSeconds(20), Duration.ofMillis(10), () -> {
-            int ended;
-            try (Statement terminate = taken.get(0).createStatement();
-                 ResultSet result = terminate.executeQuery("SELECT count(pg_terminate_backend(pid)) "
-                         + "FROM pg_stat_activity WHERE application_name = '" + applicationName + "'")) {
-                result.next();
-                ended = result.getInt(1);
-            }
-            takeUntilTheLimit(taken);
-            return ended == 0;
-        });
-        assertTrue(serverHasNone, "the server was left without a connection");
-    }
+    private final class ConnectionHog implements AutoCloseable {
+        private final List<Connection> taken = new ArrayList<>();
+        private final Thread hog = new Thread(this::run, "connection-hog");
+        private volatile boolean running = true;
+        private volatile SQLException failure;
 
-    private void takeUntilTheLimit(List<Connection> taken) throws SQLException {
-        try {
-            while (taken.size() < 1_000) {
-                taken.add(DriverManager.getConnection(postgres.databaseUrl()));
+        void start() throws Exception {
+            takeUntilTheLimit();
+            assertTrue(taken.size() > 1, "connections were taken before the limit: " + taken.size());
+            hog.start();
+            boolean serverHasNone = Poll.until(Duration.ofSeconds(20), Duration.ofMillis(10),
+                    () -> failure == null && serverConnections() == 0);
+            assertTrue(serverHasNone, "the server was left without a connection; " + failure);
+        }
+
+        private void run() {
+            try {
+                while (running) {
+                    try (Statement terminate = taken.get(0).createStatement()) {
+                        terminate.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                + "WHERE application_name = '" + applicationName + "'");
+                    }
+                    takeUntilTheLimit();
+                    Thread.sleep(5);
+                }
+            } catch (SQLException e) {
+                failure = e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-        } catch (SQLException full) {
-            if (!"53300".equals(full.getSQLState())) {
-                throw full;
+        }
+
+        private int serverConnections() throws SQLException {
+            synchronized (taken) {
+                try (Statement count = taken.get(taken.size() - 1).createStatement();
+                     ResultSet result = count.executeQuery("SELECT count(*) FROM pg_stat_activity "
+                             + "WHERE application_name = '" + applicationName + "'")) {
+                    result.next();
+                    return result.getInt(1);
+                }
             }
+        }
+
+        private void takeUntilTheLimit() throws SQLException {
+            try {
+                while (taken.size() < 1_000) {
+                    Connection connection = DriverManager.getConnection(postgres.databaseUrl());
+                    synchronized (taken) {
+                        taken.add(connection);
+                    }
+                }
+            } catch (SQLException full) {
+                if (!"53300".equals(full.getSQLState())) {
+                    throw full;
+                }
+            }
+        }
+
+        @Override
+        public void close() throws SQLException {
+            running = false;
+            try {
+                hog.join(10_000);
+            } catch (InterruptedException e) {
+                hog.interrupt();
+                Thread.currentThread().interrupt();
+            }
+            synchronized (taken) {
+                for (Connection connection : taken) {
+                    connection.close();
+                }
+            }
+            assertTrue(failure == null, "the other clients failed: " + failure);
         }
     }
 
