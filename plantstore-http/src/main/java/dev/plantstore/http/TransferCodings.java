@@ -18,6 +18,9 @@ final class TransferCodings extends Handler.Wrapper {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if (!request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING)) {
+            return super.handle(request, response, callback);
+        }
         for (HttpField field : request.getHeaders().getFields(HttpHeader.TRANSFER_ENCODING)) {
             for (String coding : field.getValues()) {
                 if (!coding.equalsIgnoreCase(HttpHeaderValue.CHUNKED.asString())) {
