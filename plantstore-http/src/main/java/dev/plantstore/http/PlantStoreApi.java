@@ -46,7 +46,9 @@ import org.eclipse.jetty.server.Server;
  * generated one. The id is sent back in {@code X-Request-Id}, is in the SLF4J MDC under {@code requestId} while the
  * request is served (for a log pattern's {@code %X{requestId}}), and is the reference a 500 gives. {@link #mount}
  * installs this as a Jetty handler around the whole server, so call it after replacing the server's handler, if you
- * do. Immutable and thread-safe.
+ * do. Inside it, a second one refuses with 400 any request carrying a method-override header
+ * ({@code X-HTTP-Method-Override} and the like), on every path: Javalin would route such a request by the header
+ * rather than by its request line, past a proxy that filters by method. Immutable and thread-safe.
  */
 public final class PlantStoreApi {
 
