@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.WebhookReceiver;
+import dev.plantstore.sqlite.DurableSqlite;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,6 +19,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Delivery from the memory store's outbox to a receiver on a real HTTP server. */
 class WebhookDeliveryTest {
@@ -154,6 +157,65 @@ class WebhookDeliveryTest {
         store.create(new NewPlant(1, "Monstera"));
         store.create(new NewPlant(2, "Fern"));
         assertTrue(Poll.until(Duration.ofSeconds(15), LOOK, () -> backlogs.contains(2L)), backlogs.toString());
+    }
+
+    /** A receiver that is down for longer than the test: its events wait in the database, read a page at a time. */
+    @Test
+    void theEventsOfAReceiverThatIsDownStayInTheDatabaseAndAreReadAPageAtATime(@TempDir Path dir) throws Exception {
+        URI down = receiver.url();
+        receiver.close();
+        var store = new JdbcPlantStore(DurableSqlite.dataSource(dir.resolve("plants.db")), Duration.ofSeconds(5),
+                CommitListener.NONE, List.of(down.toString()));
+        List<Integer> claimSizes = Collections.synchronizedList(new ArrayList<>());
+        Outbox counting = new Outbox() {
+            @Override
+            public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
+                List<PlantEvent> claimed = store.outbox().claim(receiver, nowMillis, max);
+                claimSizes.add(claimed.size());
+                return claimed;
+            }
+
+            @Override
+            public void delivered(List<PlantEvent> events) {
+                store.outbox().delivered(events);
+            }
+
+            @Override
+            public void retryAt(PlantEvent event, long atMillis) {
+                store.outbox().retryAt(event, atMillis);
+            }
+
+            @Override
+            public void undeliverable(PlantEvent event) {
+                store.outbox().undeliverable(event);
+            }
+
+            @Override
+            public Backlog backlog(String receiver) {
+                return store.outbox().backlog(receiver);
+            }
+
+            @Override
+            public long undeliverableCount(String receiver) {
+                return store.outbox().undeliverableCount(receiver);
+            }
+        };
+        for (int id = 0; id < 400; id++) {
+            store.create(new NewPlant(id, "Plant " + id));
+        }
+        var webhooks = Webhooks.to(List.of(down), SECRET).withFirstRetry(Duration.ofMillis(20));
+        PlantStore delivering = new DeliveringPlantStore(store, WebhookDelivery.start(counting, webhooks));
+        try {
+            assertTrue(Poll.until(WAIT, LOOK, () -> claimSizes.stream().filter(size -> size > 0).count() >= 6),
+                    claimSizes::toString);
+            assertEquals(400, store.outbox().backlog(down.toString()).pending(), "every event waits, none is lost");
+            List<Integer> sizes = List.copyOf(claimSizes);
+            assertEquals(WebhookDelivery.PAGE, sizes.get(0), "a page, not every pending event: " + sizes);
+            assertTrue(sizes.subList(1, sizes.size()).stream().allMatch(size -> size <= 1),
+                    "while the receiver fails, one event at a time: " + sizes);
+        } finally {
+            delivering.close();
+        }
     }
 
     @Test
