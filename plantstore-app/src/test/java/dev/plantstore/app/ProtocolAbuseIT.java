@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
 import java.net.Socket;
@@ -68,6 +69,26 @@ class ProtocolAbuseIT {
         assertTrue(response.isEmpty() || response.startsWith("HTTP/1.1 " + status), response);
         if (!response.isEmpty()) {
             assertTrue(response.contains("\r\nContent-Type: application/json"), response);
+        }
+    }
+
+    @Test
+    void aMalformedPathWithAValidTokenIsAnErrorBodyWithAnIdThatTheAccessLineCarries() throws Exception {
+        for (String path : List.of("/plants/%FF", "/plants/%C0%AF", "/plants/%FF%FE")) {
+            String response;
+            try (var socket = connect()) {
+                write(socket, "DELETE " + path + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN
+                        + "\r\nConnection: close\r\n\r\n");
+                response = Sockets.readUntilClosed(socket, BOUND);
+            }
+            assertTrue(response.startsWith("HTTP/1.1 400 ") && response.endsWith("\"error\":400,\"message\":\"Bad Request\"}"),
+                    response);
+            assertTrue(response.contains("\r\nX-Content-Type-Options: nosniff\r\n"), response);
+            var id = java.util.regex.Pattern.compile("\r\nX-Request-Id: (\\S+)\r\n").matcher(response);
+            assertTrue(id.find(), response);
+            String accessLine = "[" + id.group(1) + "] access - DELETE " + path + " 400 ";
+            assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(20),
+                    () -> jar.outputSoFar().contains(accessLine)), accessLine + " in:\n" + jar.outputSoFar());
         }
     }
 
