@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.TestPostgres;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,20 +45,15 @@ class DurabilityIT {
     }
 
     private static int create(RunningJar jar, long id, String name) throws IOException, InterruptedException {
-        var request = HttpRequest.newBuilder(jar.uri("/plants"))
-                .header("Authorization", "Bearer " + TOKEN)
-                .header("Content-Type", "application/json")
+        var request = PlantRequests.create(jar.uri("/plants"), TOKEN, PlantRequests.plantJson(id, name))
                 .timeout(Duration.ofSeconds(10))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"" + name + "\"}"))
                 .build();
         return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     private static int delete(RunningJar jar, long id) throws IOException, InterruptedException {
-        var request = HttpRequest.newBuilder(URI.create(jar.uri("/plants/") + Long.toString(id)))
-                .header("Authorization", "Bearer " + TOKEN)
+        var request = PlantRequests.delete(URI.create(jar.uri("/plants/") + Long.toString(id)), TOKEN)
                 .timeout(Duration.ofSeconds(10))
-                .DELETE()
                 .build();
         return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }

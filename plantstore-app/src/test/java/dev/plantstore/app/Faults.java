@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
 import java.io.IOException;
 import java.net.URI;
@@ -64,11 +65,8 @@ final class Faults {
     }
 
     static Answer create(RunningJar jar, long id) throws IOException, InterruptedException {
-        var request = HttpRequest.newBuilder(jar.uri("/plants"))
-                .header("Authorization", "Bearer " + TOKEN)
-                .header("Content-Type", "application/json")
+        var request = PlantRequests.create(jar.uri("/plants"), TOKEN, PlantRequests.plantJson(id, "plant " + id))
                 .timeout(ANSWER_BOUND.plusSeconds(5))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"plant " + id + "\"}"))
                 .build();
         long start = System.nanoTime();
         try {

@@ -1,10 +1,8 @@
 package dev.plantstore.app;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.plantstore.testkit.ErrorResponses;
 import dev.plantstore.testkit.Sockets;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -39,14 +37,11 @@ class ManagementServerTest {
         }
     }
 
-    private static void assertError(String response, int status) throws IOException {
-        assertTrue(response.startsWith("HTTP/1.1 " + status + " "), response);
-        assertTrue(response.contains("\r\nContent-Type: application/json"), response);
+    /** The Error answer, with the headers every answer of the server carries. */
+    private static void assertError(String response, int status) {
+        ErrorResponses.assertError(response, status);
         assertTrue(response.contains("\r\nX-Content-Type-Options: nosniff\r\n"), response);
         assertTrue(response.contains("\r\nX-Request-Id: "), response);
-        JsonNode error = new ObjectMapper().readTree(response.substring(response.indexOf("\r\n\r\n") + 4));
-        assertEquals(status, error.path("error").intValue(), response);
-        assertTrue(error.path("message").isTextual(), response);
     }
 
     @ParameterizedTest(name = "Host: {0}")

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
 import java.io.IOException;
 import java.net.URI;
@@ -13,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,9 +33,7 @@ class OperabilityIT {
     }
 
     private static HttpResponse<String> create(RunningJar jar, long id) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(jar.uri("/plants"))
-                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"Fern\"}")).build(),
+        return HTTP.send(PlantRequests.create(jar.uri("/plants"), TOKEN, PlantRequests.plantJson(id, "Fern")).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -159,11 +159,10 @@ class OperabilityIT {
             URI managementReady = jar.managementUri("/health/ready");
             long signalled = System.nanoTime();
             jar.process().destroy();
-            long deadline = signalled + TimeUnit.SECONDS.toNanos(3);
-            int ready = 200;
-            while (ready == 200 && System.nanoTime() < deadline) {
-                ready = get(jar.uri("/health/ready")).statusCode();
-            }
+            int ready = Poll.until(Duration.ofSeconds(3), Duration.ofMillis(10), () -> {
+                int status = get(jar.uri("/health/ready")).statusCode();
+                return status == 200 ? Optional.<Integer>empty() : Optional.of(status);
+            }).orElse(200);
             assertEquals(503, ready, "the API port's readiness goes DOWN at once");
             assertEquals(503, get(managementReady).statusCode(), "and the management port's");
             assertEquals(200, get(jar.uri("/health/live")).statusCode(), "still live");

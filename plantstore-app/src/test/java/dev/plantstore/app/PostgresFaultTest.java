@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
+import dev.plantstore.testkit.PlantRequests;
+import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.TestPostgres;
 import java.io.IOException;
 import java.net.URI;
@@ -54,11 +56,8 @@ class PostgresFaultTest {
     }
 
     private HttpResponse<String> create() throws Exception {
-        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/plants"))
-                .header("Authorization", "Bearer " + TOKEN)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + nextId++ + ",\"name\":\"Fern\"}"))
-                .build();
+        var request = PlantRequests.create(URI.create("http://127.0.0.1:" + server.port() + "/plants"), TOKEN,
+                PlantRequests.plantJson(nextId++, "Fern")).build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
@@ -79,12 +78,8 @@ class PostgresFaultTest {
     }
 
     private void assertRecovers() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        int status = 0;
-        while (System.nanoTime() < deadline && status != 200) {
-            status = create().statusCode();
-        }
-        assertEquals(200, status, "creates succeed again once the database is back");
+        assertTrue(Poll.until(Duration.ofSeconds(20), Duration.ofMillis(10), () -> create().statusCode() == 200),
+                "creates succeed again once the database is back");
         assertEquals(200, health().statusCode());
     }
 

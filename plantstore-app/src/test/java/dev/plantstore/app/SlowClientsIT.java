@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
 import java.net.Socket;
@@ -98,12 +99,9 @@ class SlowClientsIT {
         }, 5, 5, TimeUnit.SECONDS);
 
         for (int id = 1; id <= 20; id++) {
-            var create = timed(HttpRequest.newBuilder(jar.uri("/plants"))
-                    .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"Fern\"}")));
+            var create = timed(PlantRequests.create(jar.uri("/plants"), TOKEN, PlantRequests.plantJson(id, "Fern")));
             assertEquals(200, create.statusCode(), create.body());
-            var delete = timed(HttpRequest.newBuilder(jar.uri("/plants/" + id))
-                    .header("Authorization", "Bearer " + TOKEN).DELETE());
+            var delete = timed(PlantRequests.delete(jar.uri("/plants/" + id), TOKEN));
             assertEquals(204, delete.statusCode(), delete.body());
             assertEquals(200, timed(HttpRequest.newBuilder(jar.uri("/health"))).statusCode());
         }

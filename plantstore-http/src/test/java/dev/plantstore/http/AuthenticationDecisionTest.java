@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
+import dev.plantstore.testkit.ErrorResponses;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -73,20 +74,20 @@ class AuthenticationDecisionTest {
                     headDeclaringABody("GET /health", "Authorization: Bearer guess" + i));
             assertTrue(response.startsWith("HTTP/1.1 200 "), response);
         }
-        RawHttp.assertError(RawHttp.answerBeforeBody(origin(),
+        ErrorResponses.assertError(RawHttp.answerBeforeBody(origin(),
                 headDeclaringABody("DELETE /plants/1", "Authorization: " + TestApi.BEARER)), 404);
     }
 
     @Test
     void aLimitedAddressIsRefusedBeforeItsBodyIsReadEvenWithTheRightToken() {
         for (int i = 0; i < LIMIT; i++) {
-            RawHttp.assertError(RawHttp.answerBeforeBody(origin(), RawHttp.createHead(1, "Connection: close",
+            ErrorResponses.assertError(RawHttp.answerBeforeBody(origin(), RawHttp.createHead(1, "Connection: close",
                     "Authorization: Bearer guess" + i)), 401);
         }
         int before = verifications.get();
         String limited = RawHttp.answerBeforeBody(origin(),
                 RawHttp.createHead(1, "Connection: close", "Authorization: " + TestApi.BEARER));
-        RawHttp.assertError(limited, 429);
+        ErrorResponses.assertError(limited, 429);
         assertTrue(limited.contains("\r\nRetry-After: "), limited);
         assertEquals(before, verifications.get(), "a limited address's token is not looked at");
     }
@@ -94,11 +95,11 @@ class AuthenticationDecisionTest {
     @Test
     void eachRefusedTokenCountsOnceAndIsVerifiedOnce() {
         for (int i = 0; i < LIMIT; i++) {
-            RawHttp.assertError(RawHttp.exchange(server.port(), RawHttp.createHead(2, "Connection: close",
+            ErrorResponses.assertError(RawHttp.exchange(server.port(), RawHttp.createHead(2, "Connection: close",
                     "Authorization: Bearer guess" + i) + "{}"), 401);
         }
         assertEquals(LIMIT, verifications.get());
-        RawHttp.assertError(RawHttp.exchange(server.port(), RawHttp.createHead(2, "Connection: close",
+        ErrorResponses.assertError(RawHttp.exchange(server.port(), RawHttp.createHead(2, "Connection: close",
                 "Authorization: Bearer guess") + "{}"), 429);
     }
 
@@ -109,7 +110,7 @@ class AuthenticationDecisionTest {
                 List.of("Bearer x", TestApi.BEARER))) {
             String response = RawHttp.exchange(server.port(), headDeclaringABody(requestLine,
                     "Authorization: " + pair.get(0), "Authorization: " + pair.get(1)) + "{");
-            RawHttp.assertError(response, 400);
+            ErrorResponses.assertError(response, 400);
             assertTrue(body(response).contains("one Authorization header"), response);
         }
         assertEquals(0, verifications.get(), "neither token is looked at");
@@ -122,7 +123,7 @@ class AuthenticationDecisionTest {
         String response = RawHttp.exchange(server.port(),
                 requestLine + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: " + TestApi.BEARER
                         + "\r\n\r\n");
-        RawHttp.assertError(response, 400);
+        ErrorResponses.assertError(response, 400);
         assertTrue(response.contains("\r\nX-Content-Type-Options: nosniff\r\n"), response);
         assertTrue(response.contains("\r\nX-Request-Id: "), response);
     }

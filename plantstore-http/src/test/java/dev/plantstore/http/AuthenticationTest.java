@@ -13,6 +13,7 @@ import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
+import dev.plantstore.testkit.ErrorResponses;
 import io.javalin.testtools.HttpClient;
 import io.javalin.testtools.Response;
 import java.net.http.HttpRequest.BodyPublishers;
@@ -94,7 +95,7 @@ class AuthenticationTest {
             assertEquals(401, wrongType.code());
             String tooLarge = RawHttp.answerBeforeBody(client.getOrigin(),
                     RawHttp.createHead(PlantStoreApi.DEFAULT_MAX_BODY_BYTES + 1));
-            RawHttp.assertError(tooLarge, 401);
+            ErrorResponses.assertError(tooLarge, 401);
         });
     }
 

@@ -7,6 +7,7 @@ import static dev.plantstore.http.TestApi.withServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.testkit.ErrorResponses;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest.BodyPublisher;
 import java.net.http.HttpRequest.BodyPublishers;
@@ -47,7 +48,7 @@ class BodyLimitTest {
         withServer(TestApi.api(store), (server, client) -> {
             String response = RawHttp.answerBeforeBody(client.getOrigin(),
                     RawHttp.createHead(64 * 1024 + 1, "Authorization: " + BEARER));
-            RawHttp.assertError(response, 413);
+            ErrorResponses.assertError(response, 413);
             assertEquals(Optional.empty(), store.find(1));
         });
     }

@@ -1,11 +1,12 @@
 package dev.plantstore.http;
 
+import dev.plantstore.testkit.Poll;
 import io.javalin.testtools.Response;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -42,11 +43,9 @@ final class LogCapture {
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             block.run();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (System.nanoTime() < deadline && !allFound(awaited, capturedText(captured))) {
-                Thread.onSpinWait();
-                Thread.yield();
-            }
+            Poll.until(Duration.ofSeconds(5), Duration.ofMillis(1), () -> allFound(awaited, capturedText(captured)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             System.setErr(original);
         }

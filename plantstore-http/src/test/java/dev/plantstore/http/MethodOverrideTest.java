@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.testkit.ErrorResponses;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,7 +34,7 @@ class MethodOverrideTest {
                 String response = RawHttp.exchange(server.port(), requestLine + " HTTP/1.1\r\nHost: x\r\n"
                         + "Authorization: " + TestApi.BEARER + "\r\n" + header + ": " + asked + "\r\n"
                         + "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
-                RawHttp.assertError(response, 400);
+                ErrorResponses.assertError(response, 400);
                 assertTrue(response.contains("is not supported: send the method in the request line"), response);
                 assertTrue(response.contains("\r\nX-Content-Type-Options: nosniff\r\n"), response);
                 assertTrue(response.contains("\r\nX-Request-Id: "), response);

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.testkit.ErrorResponses;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpRequest.BodyPublishers;
@@ -58,7 +59,7 @@ class MetricsTest {
             create(client, "{broken");
             TestApi.post(client, BodyPublishers.ofString("{}"), request -> request.header("Authorization", BEARER)
                     .header("Content-Type", "text/plain"));
-            RawHttp.assertError(RawHttp.answerBeforeBody(client.getOrigin(),
+            ErrorResponses.assertError(RawHttp.answerBeforeBody(client.getOrigin(),
                     RawHttp.createHead(80, "Authorization: " + BEARER)), 413);
             send(client, "DELETE", "/plants/1");
             send(client, "DELETE", "/plants/1", "Authorization", "Bearer wrong");

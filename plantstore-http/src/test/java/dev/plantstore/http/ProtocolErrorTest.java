@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.testkit.ErrorResponses;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -32,7 +33,7 @@ class ProtocolErrorTest {
     }
 
     private static void assertJsonError(String response, int status, String reason) {
-        assertTrue(response.startsWith("HTTP/1.1 " + status + " "), response);
+        ErrorResponses.assertError(response, status);
         assertTrue(response.contains("\r\nContent-Type: application/json\r\n"), response);
         assertTrue(response.endsWith("\r\n\r\n{\"error\":" + status + ",\"message\":\"" + reason + "\"}"), response);
     }

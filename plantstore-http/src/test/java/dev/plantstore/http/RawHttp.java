@@ -1,10 +1,5 @@
 package dev.plantstore.http;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,19 +54,5 @@ final class RawHttp {
             head.append(header).append("\r\n");
         }
         return head.append("Content-Length: ").append(contentLength).append("\r\n\r\n").toString();
-    }
-
-    /** Asserts the documented Error answer: the status, {@code application/json}, {"error": status, "message": text}. */
-    static void assertError(String response, int status) {
-        assertTrue(response.startsWith("HTTP/1.1 " + status + " "), response);
-        assertTrue(response.contains("\r\nContent-Type: application/json\r\n"), response);
-        JsonNode error;
-        try {
-            error = new ObjectMapper().readTree(response.substring(response.indexOf("\r\n\r\n") + 4));
-        } catch (IOException e) {
-            throw new AssertionError("body is not JSON: " + response, e);
-        }
-        assertTrue(error.size() == 2 && error.path("error").intValue() == status, response);
-        assertFalse(error.path("message").asText().isBlank(), response);
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.testkit.ErrorResponses;
 import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -39,7 +40,7 @@ class StrictHttpTest {
     }
 
     private static void assertHouseStyle(String response, int status) {
-        RawHttp.assertError(response, status);
+        ErrorResponses.assertError(response, status);
         assertTrue(response.contains("\r\nX-Content-Type-Options: nosniff\r\n"), response);
         assertTrue(response.contains("\r\nX-Request-Id: "), response);
     }

@@ -22,6 +22,11 @@ public final class PlantRequests {
         return HttpRequest.newBuilder(plant).header("Authorization", "Bearer " + token).DELETE();
     }
 
+    /** A create's body without a tag; {@code name} is written as given, so a test can send an invalid one. */
+    public static String plantJson(long id, String name) {
+        return "{\"id\":" + id + ",\"name\":\"" + name + "\"}";
+    }
+
     /** A create's body; {@code name} and {@code tag} are written as given, so a test can send an invalid one. */
     public static String plantJson(long id, String name, String tag) {
         return "{\"id\":" + id + ",\"name\":\"" + name + "\",\"tag\":\"" + tag + "\"}";
