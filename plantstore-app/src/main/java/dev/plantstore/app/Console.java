@@ -6,9 +6,7 @@ import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,29 +25,33 @@ final class Console {
     private static final int BUFFER_BYTES = 64 * 1024;
 
     private final PrintStream stream;
+    private final LogLines logLines;
 
-    private Console(PrintStream stream) {
+    private Console(PrintStream stream, LogLines logLines) {
         this.stream = stream;
+        this.logLines = logLines;
     }
 
     /**
-     * Sends log lines to a buffered standard output, replaces {@code System.out} with a stream into the same buffer that
-     * time-stamps each line, and starts the flushing. The returned console writes the launcher's own lines into the same buffer, as they are.
+     * Sends log lines, written in {@code format}, to a buffered standard output, replaces {@code System.out} with a
+     * stream into the same buffer that time-stamps each line, and starts the flushing. The returned console writes the
+     * launcher's own lines into the same buffer, as they are. Called once, at start-up.
      */
-    static Console install() {
+    static Console install(Options.LogFormat format) {
         var buffer = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), BUFFER_BYTES);
         var timestamps = new Timestamps(ZoneId.systemDefault());
-        var logLines = new TimestampedLines(buffer, timestamps);
-        System.setOut(logLines);
-        LogLines.writeTo(buffer, timestamps);
+        var printed = new TimestampedLines(buffer, timestamps);
+        System.setOut(printed);
+        var logLines = new LogLines(buffer, format, timestamps);
+        LogLines.use(logLines);
         ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "plantstore-console-flush");
             thread.setDaemon(true);
             return thread;
         });
-        flusher.scheduleWithFixedDelay(logLines::flushNow, FLUSH_INTERVAL_MILLIS, FLUSH_INTERVAL_MILLIS,
+        flusher.scheduleWithFixedDelay(printed::flushNow, FLUSH_INTERVAL_MILLIS, FLUSH_INTERVAL_MILLIS,
                 TimeUnit.MILLISECONDS);
-        return new Console(new PrintStream(buffer, false, StandardCharsets.UTF_8));
+        return new Console(new PrintStream(buffer, false, StandardCharsets.UTF_8), logLines);
     }
 
     /**
@@ -57,8 +59,8 @@ final class Console {
      * own, so that a collector reads every line of the output alike.
      */
     void println(String line) {
-        if (LogLines.format() == Options.LogFormat.JSON) {
-            LogLines.write(org.slf4j.event.Level.INFO, "dev.plantstore.app", line, null);
+        if (logLines.format() == Options.LogFormat.JSON) {
+            logLines.write(org.slf4j.event.Level.INFO, "dev.plantstore.app", line, null);
         } else {
             // One write of the whole line: a log line written at the same time cannot land in the middle of it.
             stream.print(line + System.lineSeparator());
@@ -108,35 +110,6 @@ final class Console {
         public void println(String line) {
             byte[] bytes = (timestamps.now() + ' ' + line + System.lineSeparator()).getBytes(StandardCharsets.UTF_8);
             write(bytes, 0, bytes.length);
-        }
-    }
-
-    /** ISO-8601 local time to the millisecond, formatted once per millisecond however many lines share it. */
-    static final class Timestamps {
-
-        private static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
-
-        private record Formatted(long epochMillis, String text) {
-        }
-
-        private final DateTimeFormatter format;
-        private volatile Formatted last = new Formatted(Long.MIN_VALUE, "");
-
-        Timestamps(ZoneId zone) {
-            this.format = FORMAT.withZone(zone);
-        }
-
-        String now() {
-            return at(System.currentTimeMillis());
-        }
-
-        String at(long epochMillis) {
-            Formatted formatted = last;
-            if (formatted.epochMillis() != epochMillis) {
-                formatted = new Formatted(epochMillis, format.format(Instant.ofEpochMilli(epochMillis)));
-                last = formatted;
-            }
-            return formatted.text();
         }
     }
 }

@@ -56,6 +56,6 @@ final class ConsoleLogger extends LegacyAbstractLogger {
         String message = arguments == null || arguments.length == 0
                 ? pattern
                 : MessageFormatter.basicArrayFormat(pattern, arguments);
-        LogLines.write(level, name, message, thrown);
+        LogLines.current().write(level, name, message, thrown);
     }
 }

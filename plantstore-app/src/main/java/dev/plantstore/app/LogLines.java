@@ -14,27 +14,37 @@ import org.slf4j.event.Level;
  * ({@code 2026-11-22T05:43:36.594Z INFO [7f3a…] access - POST /plants 200 1.2ms}), or as one JSON object per line for a
  * collector ({@code {"time":…,"level":"INFO","logger":"dev.plantstore.access","message":…,"requestId":…}}). A line
  * written while a request is served carries that request's id, and whatever else the MDC holds then (the access line
- * adds method, route, status and duration). Until {@link Console#install} says where, lines go to standard error.
+ * adds method, route, status and duration). Until the launcher installs its console, lines go to standard error as text.
  */
 final class LogLines {
 
-    private static volatile OutputStream sink = System.err;
-    private static volatile Options.LogFormat format = Options.LogFormat.TEXT;
-    private static volatile Console.Timestamps timestamps = new Console.Timestamps(java.time.ZoneId.systemDefault());
+    /** Until the launcher installs its console, as in a test that does not. */
+    private static volatile LogLines current =
+            new LogLines(System.err, Options.LogFormat.TEXT, new Timestamps(java.time.ZoneId.systemDefault()));
 
-    private LogLines() {
+    private final OutputStream sink;
+    private final Options.LogFormat format;
+    private final Timestamps timestamps;
+
+    LogLines(OutputStream sink, Options.LogFormat format, Timestamps timestamps) {
+        this.sink = sink;
+        this.format = format;
+        this.timestamps = timestamps;
     }
 
-    static void writeTo(OutputStream out, Console.Timestamps clock) {
-        timestamps = clock;
-        sink = out;
+    /**
+     * The lines every logger writes through from now on. SLF4J finds its backend by service loading and builds its
+     * loggers itself, so they cannot be handed this instance: they look it up here, where the launcher sets it once.
+     */
+    static void use(LogLines lines) {
+        current = lines;
     }
 
-    static void useFormat(Options.LogFormat chosen) {
-        format = chosen;
+    static LogLines current() {
+        return current;
     }
 
-    static Options.LogFormat format() {
+    Options.LogFormat format() {
         return format;
     }
 
@@ -42,7 +52,7 @@ final class LogLines {
      * Writes one line in one call, so that lines written at the same time never interleave. The MDC is read on the
      * calling thread: the request's id and fields are those of the request this thread serves.
      */
-    static void write(Level level, String logger, String message, Throwable thrown) {
+    void write(Level level, String logger, String message, Throwable thrown) {
         String line = format == Options.LogFormat.JSON
                 ? json(level, logger, message, MDC.getCopyOfContextMap(), thrown)
                 : text(level, logger, message, MDC.get("requestId"), thrown);
@@ -54,7 +64,7 @@ final class LogLines {
         }
     }
 
-    static String text(Level level, String logger, String message, String requestId, Throwable thrown) {
+    String text(Level level, String logger, String message, String requestId, Throwable thrown) {
         var line = new StringBuilder(96).append(timestamps.now()).append(' ').append(level).append(' ');
         if (requestId != null) {
             line.append('[').append(requestId).append("] ");
@@ -101,7 +111,7 @@ final class LogLines {
                 && (c < 0x2066 || c > 0x2069);
     }
 
-    static String json(Level level, String logger, String message, Map<String, String> context, Throwable thrown) {
+    String json(Level level, String logger, String message, Map<String, String> context, Throwable thrown) {
         var line = new StringBuilder(160).append('{');
         field(line, "time", timestamps.now()).append(',');
         field(line, "level", level.name()).append(',');

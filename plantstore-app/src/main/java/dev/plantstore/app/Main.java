@@ -31,27 +31,38 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Console out = Console.install();
-        Interrupts interrupts = Interrupts.install(out);
+        // The one read of the environment: Options takes its configuration from this map, and nothing else does.
+        Map<String, String> env = System.getenv();
+        Options options;
         try {
-            // The one read of the environment: Options takes its configuration from this map, and nothing else does.
-            Map<String, String> env = System.getenv();
-            Options options = Options.parse(Arrays.asList(args), env);
-            LogLines.useFormat(options.logFormat());
-            if (options.help()) {
-                out.print(Options.USAGE);
-                return;
-            }
+            options = Options.parse(Arrays.asList(args), env);
+        } catch (UsageException e) {
+            exit(USAGE_ERROR, e.getMessage(), null);
+            return;
+        }
+        // Output and logging are configured once, here, before anything can log.
+        Console out = Console.install(options.logFormat());
+        Interrupts interrupts = Interrupts.install(out);
+        if (options.help()) {
+            out.print(Options.USAGE);
+            return;
+        }
+        try {
             start(options, Options.secrets(env), out, interrupts);
         } catch (UsageException e) {
-            out.flush();
-            System.err.println("plantstore: " + e.getMessage());
-            System.exit(USAGE_ERROR);
+            exit(USAGE_ERROR, e.getMessage(), out);
         } catch (StartupException e) {
-            out.flush();
-            System.err.println("plantstore: " + e.getMessage());
-            System.exit(STARTUP_ERROR);
+            exit(STARTUP_ERROR, e.getMessage(), out);
         }
+    }
+
+    /** Ends the process with {@code status} and one line on standard error, after whatever {@code out} holds. */
+    private static void exit(int status, String message, Console out) {
+        if (out != null) {
+            out.flush();
+        }
+        System.err.println("plantstore: " + message);
+        System.exit(status);
     }
 
     private static void start(Options options, Options.Secrets secrets, Console out, Interrupts interrupts)

@@ -19,8 +19,7 @@ class LogLinesTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     private String logged(Options.LogFormat format, Runnable logging) {
-        LogLines.writeTo(out, new Console.Timestamps(ZoneOffset.UTC));
-        LogLines.useFormat(format);
+        LogLines.use(new LogLines(out, format, new Timestamps(ZoneOffset.UTC)));
         logging.run();
         return out.toString(StandardCharsets.UTF_8);
     }
@@ -28,8 +27,7 @@ class LogLinesTest {
     @AfterEach
     void restore() {
         MDC.clear();
-        LogLines.useFormat(Options.LogFormat.TEXT);
-        LogLines.writeTo(System.err, new Console.Timestamps(ZoneOffset.UTC));
+        LogLines.use(new LogLines(System.err, Options.LogFormat.TEXT, new Timestamps(ZoneOffset.UTC)));
     }
 
     @Test
