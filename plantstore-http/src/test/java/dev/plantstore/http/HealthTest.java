@@ -7,6 +7,7 @@ import static dev.plantstore.http.TestApi.withServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.testkit.PlantRequests;
 import io.javalin.testtools.Response;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -57,10 +58,8 @@ class HealthTest {
             assertEquals(503, get(http, server, "/health/ready").statusCode());
             assertEquals(503, get(http, server, "/health").statusCode());
             assertEquals(200, get(http, server, "/health/live").statusCode());
-            var created = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/plants"))
-                    .header("Authorization", BEARER).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"id\":1,\"name\":\"Fern\"}")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            var created = http.send(PlantRequests.create(URI.create("http://127.0.0.1:" + server.port() + "/plants"),
+                    TestApi.TOKEN, PlantRequests.plantJson(1, "Fern")).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, created.statusCode(), created.body());
         }
     }

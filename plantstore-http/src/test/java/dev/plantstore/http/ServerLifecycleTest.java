@@ -11,6 +11,7 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.testkit.PlantRequests;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -107,9 +108,8 @@ class ServerLifecycleTest {
         var server = PlantStoreServer.start(TestApi.api(store), "127.0.0.1", 0);
         var idle = new Socket(InetAddress.getLoopbackAddress(), server.port());
         readHealthResponse(idle);
-        var create = HttpRequest.newBuilder(server.uri().resolve("/plants"))
-                .header("Authorization", TestApi.BEARER).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"id\":7,\"name\":\"Fern\"}")).build();
+        var create = PlantRequests.create(server.uri().resolve("/plants"), TestApi.TOKEN,
+                PlantRequests.plantJson(7, "Fern")).build();
         CompletableFuture<HttpResponse<String>> inFlight =
                 HttpClient.newHttpClient().sendAsync(create, HttpResponse.BodyHandlers.ofString());
         assertTrue(store.createEntered.await(10, TimeUnit.SECONDS), "the create never reached the store");
