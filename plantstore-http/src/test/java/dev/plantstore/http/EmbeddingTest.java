@@ -99,4 +99,28 @@ class EmbeddingTest {
             }
         });
     }
+
+    /** docs/library.md: a host route under /plants needs the token, and answers only if registered before mount. */
+    @Test
+    void aHostRouteUnderPlantsNeedsTheTokenAndAnswersOnlyIfRegisteredBeforeMount() {
+        PlantStoreApi api = TestApi.api(store);
+        Javalin before = Javalin.create(config -> {
+            config.routes.get("/plants/count", ctx -> ctx.result("host count"));
+            api.mount(config);
+        });
+        JavalinTest.test(before, (server, client) -> {
+            assertEquals(401, client.get("/plants/count").code());
+            assertEquals("host count",
+                    client.get("/plants/count", request -> request.header("Authorization", TestApi.BEARER)).body().string());
+        });
+        Javalin after = Javalin.create(config -> {
+            api.mount(config);
+            config.routes.get("/plants/count", ctx -> ctx.result("host count"));
+        });
+        JavalinTest.test(after, (server, client) -> {
+            assertEquals(401, client.get("/plants/count").code());
+            assertEquals(405,
+                    client.get("/plants/count", request -> request.header("Authorization", TestApi.BEARER)).code());
+        });
+    }
 }
