@@ -81,76 +81,57 @@ class PostgresFaultsIT {
 
     @Test
     void aDatabaseStoppedLongerThanTheTimeOutIs503ThenTheServerRecoversByItself() throws Exception {
-        var ids = new Faults.Ids(1);
-        String output;
-        try (RunningJar jar = start(postgres.schemaUrl())) {
-            assertEquals(200, ids.send(jar).status());
-            cluster("stop", "-m", "fast");
-            Faults.awaitRefusal(jar, ids, Duration.ofSeconds(10));
-            sendFor(jar, ids, OUTAGE);
-            Faults.assertUnhealthyButAlive(jar);
-            startPostgres();
-            Faults.assertRecoversBy("PostgreSQL stopped for 7 s", jar, ids);
-            ids.assertEveryAnswerAsPromised();
-            output = jar.stopAndCollectOutput();
-        }
-        assertStored(ids.acknowledged());
-        Faults.assertFaultLoggedAsAFewJsonLines(output);
+        assertOutageSurvived("PostgreSQL stopped for 7 s", postgres.schemaUrl(), Duration.ofSeconds(10),
+                () -> cluster("stop", "-m", "fast"), this::startPostgres);
     }
 
     @Test
     void aBlackHoledNetworkIs503WithinTheBoundThenTheServerRecoversOnceItHeals() throws Exception {
-        var ids = new Faults.Ids(1);
-        String output;
-        try (var proxy = new TcpProxy(postgres.host(), postgres.port());
-             RunningJar jar = start(postgres.schemaUrlThrough(proxy.port()))) {
-            assertEquals(200, ids.send(jar).status());
-            proxy.blackHole();
-            Faults.awaitRefusal(jar, ids, Duration.ofSeconds(15));
-            sendFor(jar, ids, OUTAGE);
-            Faults.assertUnhealthyButAlive(jar);
-            proxy.forward();
-            Faults.assertRecoversBy("network to PostgreSQL black-holed for 7 s", jar, ids);
-            ids.assertEveryAnswerAsPromised();
-            output = jar.stopAndCollectOutput();
+        try (var proxy = new TcpProxy(postgres.host(), postgres.port())) {
+            assertOutageSurvived("network to PostgreSQL black-holed for 7 s", postgres.schemaUrlThrough(proxy.port()),
+                    Duration.ofSeconds(15), proxy::blackHole, proxy::forward);
         }
-        assertStored(ids.acknowledged());
-        Faults.assertFaultLoggedAsAFewJsonLines(output);
     }
 
     @Test
     void cutConnectionsAre503ThenTheServerRecoversOnceTheDatabaseCanBeReachedAgain() throws Exception {
-        var ids = new Faults.Ids(1);
-        String output;
-        try (var proxy = new TcpProxy(postgres.host(), postgres.port());
-             RunningJar jar = start(postgres.schemaUrlThrough(proxy.port()))) {
-            assertEquals(200, ids.send(jar).status());
-            proxy.refuse();
-            Faults.awaitRefusal(jar, ids, Duration.ofSeconds(10));
-            sendFor(jar, ids, OUTAGE);
-            Faults.assertUnhealthyButAlive(jar);
-            proxy.forward();
-            Faults.assertRecoversBy("connections to PostgreSQL cut and refused for 7 s", jar, ids);
-            ids.assertEveryAnswerAsPromised();
-            output = jar.stopAndCollectOutput();
+        try (var proxy = new TcpProxy(postgres.host(), postgres.port())) {
+            assertOutageSurvived("connections to PostgreSQL cut and refused for 7 s",
+                    postgres.schemaUrlThrough(proxy.port()), Duration.ofSeconds(10), proxy::refuse, proxy::forward);
         }
-        assertStored(ids.acknowledged());
-        Faults.assertFaultLoggedAsAFewJsonLines(output);
     }
 
     @Test
     void theDatabaseAtItsConnectionLimitIs503ThenTheServerRecoversOnceConnectionsAreFree() throws Exception {
+        try (var others = new ConnectionHog()) {
+            assertOutageSurvived("PostgreSQL at its connection limit for 7 s", postgres.schemaUrl(),
+                    Duration.ofSeconds(10), others::start, others::close);
+        }
+    }
+
+    /** A step of a fault: making it, or ending it. */
+    @FunctionalInterface
+    private interface FaultStep {
+        void run() throws Exception;
+    }
+
+    /**
+     * The server on {@code storeUrl} through an outage that {@code begin} starts and {@code end} ends: refused within
+     * {@code refusedWithin}, each request answered as promised for {@link #OUTAGE}, unhealthy but alive meanwhile,
+     * recovered by itself after, every acknowledged create stored, the fault a few log lines.
+     */
+    private void assertOutageSurvived(String fault, String storeUrl, Duration refusedWithin, FaultStep begin,
+                                      FaultStep end) throws Exception {
         var ids = new Faults.Ids(1);
         String output;
-        try (RunningJar jar = start(postgres.schemaUrl())) {
+        try (RunningJar jar = start(storeUrl)) {
             assertEquals(200, ids.send(jar).status());
-            try (var others = new ConnectionHog()) {
-                others.start();
-                Faults.awaitRefusal(jar, ids, Duration.ofSeconds(10));
-                sendFor(jar, ids, OUTAGE);
-                Faults.assertUnhealthyButAlive(jar);
-            }
-            Faults.assertRecoversBy("PostgreSQL at its connection limit for 7 s", jar, ids);
+            begin.run();
+            Faults.awaitRefusal(jar, ids, refusedWithin);
+            sendFor(jar, ids, OUTAGE);
+            Faults.assertUnhealthyButAlive(jar);
+            end.run();
+            Faults.assertRecoversBy(fault, jar, ids);
             ids.assertEveryAnswerAsPromised();
             output = jar.stopAndCollectOutput();
         }
