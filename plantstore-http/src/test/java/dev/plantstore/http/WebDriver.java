@@ -2,6 +2,7 @@ package dev.plantstore.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.plantstore.testkit.Poll;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -72,20 +73,19 @@ final class WebDriver implements AutoCloseable {
     }
 
     private static void awaitReady(String base, Process driver) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (System.nanoTime() < deadline) {
+        boolean ready = Poll.until(Duration.ofSeconds(20), Duration.ofMillis(100), () -> {
             try {
-                if (call("GET", base + "/status", null).get("value").get("ready").asBoolean()) {
-                    return;
-                }
+                return call("GET", base + "/status", null).get("value").get("ready").asBoolean();
             } catch (IOException e) {
                 if (!driver.isAlive()) {
                     throw new IllegalStateException("chromedriver exited with " + driver.exitValue(), e);
                 }
+                return false;
             }
-            Thread.sleep(100);
+        });
+        if (!ready) {
+            throw new IllegalStateException("chromedriver did not get ready within 20 s");
         }
-        throw new IllegalStateException("chromedriver did not get ready within 20 s");
     }
 
     void open(String url) throws Exception {
@@ -117,16 +117,12 @@ final class WebDriver implements AutoCloseable {
 
     /** Waits until the element's text is {@code expected}, and returns the last text seen. */
     String awaitText(String css, String expected, Duration within) throws Exception {
-        long deadline = System.nanoTime() + within.toNanos();
-        String seen = "";
-        while (System.nanoTime() < deadline) {
-            seen = text(css).strip();
-            if (seen.equals(expected)) {
-                return seen;
-            }
-            Thread.sleep(100);
-        }
-        return seen;
+        String[] seen = {""};
+        Poll.until(within, Duration.ofMillis(100), () -> {
+            seen[0] = text(css).strip();
+            return seen[0].equals(expected);
+        });
+        return seen[0];
     }
 
     void screenshot(Path file) throws Exception {
