@@ -1,9 +1,14 @@
 package dev.plantstore.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.testkit.TestPostgres;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -45,6 +50,24 @@ class PostgresPlantStoreTest extends PlantStoreContract {
             }
             // The first batch (one create) and the second (fifty), the commits included.
             assertEquals(2, counting.roundTrips() - before);
+        }
+    }
+
+    /** A read waits on the database no longer than a write does: a table locked elsewhere is a 503, not a hang. */
+    @Test
+    void aReadGivesUpAfterTheStoresTimeOut() throws Exception {
+        try (var store = PlantStore.jdbc(Databases.postgres(postgres), Duration.ofSeconds(1));
+             Connection locker = Databases.postgres(postgres).getConnection();
+             Statement lock = locker.createStatement()) {
+            locker.setAutoCommit(false);
+            lock.execute("LOCK TABLE plants IN ACCESS EXCLUSIVE MODE");
+            long start = System.nanoTime();
+            assertTimeoutPreemptively(Duration.ofSeconds(10),
+                    () -> assertThrows(StoreUnavailableException.class, () -> store.find(1)),
+                    "a read of a locked table gives up");
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertTrue(took.compareTo(Duration.ofSeconds(3)) < 0, "gave up after " + took.toMillis() + " ms");
+            locker.rollback();
         }
     }
 
