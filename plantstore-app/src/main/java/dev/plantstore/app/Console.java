@@ -10,6 +10,7 @@ import java.time.ZoneId;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * The server's standard output, made cheap enough for one access line per request. Two costs were a fifth of the
@@ -44,6 +45,7 @@ final class Console {
         System.setOut(printed);
         var logLines = new LogLines(buffer, format, timestamps);
         LogLines.use(logLines);
+        routeJavaUtilLogging();
         ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "plantstore-console-flush");
             thread.setDaemon(true);
@@ -52,6 +54,12 @@ final class Console {
         flusher.scheduleWithFixedDelay(printed::flushNow, FLUSH_INTERVAL_MILLIS, FLUSH_INTERVAL_MILLIS,
                 TimeUnit.MILLISECONDS);
         return new Console(new PrintStream(buffer, false, StandardCharsets.UTF_8), logLines);
+    }
+
+    /** Libraries that log through java.util.logging (the PostgreSQL driver) write the server's lines too. */
+    static void routeJavaUtilLogging() {
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
     }
 
     /**

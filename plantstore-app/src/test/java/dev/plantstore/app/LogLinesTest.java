@@ -142,4 +142,15 @@ class LogLinesTest {
         assertEquals("ERROR", line.get("level").textValue());
         assertEquals("dev.plantstore.core.JdbcPlantStore", line.get("logger").textValue());
     }
+
+    @Test
+    void aLibrarysJavaUtilLoggingLinesAreTheServersLines() throws Exception {
+        Console.routeJavaUtilLogging();
+        String log = logged(Options.LogFormat.JSON, () -> java.util.logging.Logger.getLogger("org.postgresql.Driver")
+                .warning("connection attempt failed"));
+        JsonNode line = new ObjectMapper().readTree(log);
+        assertEquals("connection attempt failed", line.get("message").textValue());
+        assertEquals("WARN", line.get("level").textValue());
+        assertEquals("org.postgresql.Driver", line.get("logger").textValue());
+    }
 }
