@@ -14,6 +14,13 @@ public final class Sockets {
     private Sockets() {
     }
 
+    /** A port nothing listens on now, for a server a test starts later at a known address. */
+    public static int freePort() throws IOException {
+        try (var probe = new java.net.ServerSocket(0)) {
+            return probe.getLocalPort();
+        }
+    }
+
     /**
      * Everything the server sends until it closes the connection, as ISO-8859-1 text (one char a byte); a reset after
      * the answer counts as a close. Fails if the connection is still open after {@code bound}, all reads together.

@@ -1,0 +1,71 @@
+package dev.plantstore.oidc;
+
+import dev.plantstore.core.Verification;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Tokens already verified, until they expire. Keyed by the token's SHA-256 digest, so the tokens themselves are not
+ * kept; a token found here passed every check but its expiry, which is checked again on every use. At most
+ * {@link #CAPACITY} are kept: past that, the expired ones go, and if that is not enough, all of them, so a client
+ * sending many valid tokens costs signature checks, never memory.
+ */
+final class VerifiedTokens {
+
+    static final int CAPACITY = 10_000;
+
+    private record Entry(Verification.Valid verification, Instant expiresAt) {
+    }
+
+    private final ConcurrentHashMap<ByteBuffer, Entry> entries = new ConcurrentHashMap<>();
+    private final Clock clock;
+    private final Duration clockSkew;
+
+    VerifiedTokens(Clock clock, Duration clockSkew) {
+        this.clock = clock;
+        this.clockSkew = clockSkew;
+    }
+
+    Optional<Verification.Valid> find(String token) {
+        ByteBuffer digest = digest(token);
+        Entry entry = entries.get(digest);
+        if (entry == null) {
+            return Optional.empty();
+        }
+        if (isExpired(entry, clock.instant())) {
+            entries.remove(digest, entry);
+            return Optional.empty();
+        }
+        return Optional.of(entry.verification());
+    }
+
+    void remember(String token, Instant expiresAt, Verification.Valid verification) {
+        if (entries.size() >= CAPACITY) {
+            Instant now = clock.instant();
+            entries.values().removeIf(entry -> isExpired(entry, now));
+            if (entries.size() >= CAPACITY) {
+                entries.clear();
+            }
+        }
+        entries.put(digest(token), new Entry(verification, expiresAt));
+    }
+
+    private boolean isExpired(Entry entry, Instant now) {
+        return now.isAfter(entry.expiresAt().plus(clockSkew));
+    }
+
+    private static ByteBuffer digest(String token) {
+        try {
+            return ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform provides SHA-256", e);
+        }
+    }
+}

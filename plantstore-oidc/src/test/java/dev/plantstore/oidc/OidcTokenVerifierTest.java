@@ -1,0 +1,326 @@
+package dev.plantstore.oidc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.PlainJWT;
+import com.nimbusds.jwt.SignedJWT;
+import dev.plantstore.core.Verification;
+import dev.plantstore.testkit.IdentityProvider;
+import dev.plantstore.testkit.Sockets;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What a token from a real OAuth 2.0 server is found to be: who, with which scopes, or refused, and why. */
+class OidcTokenVerifierTest {
+
+    private static final Duration SKEW = Duration.ofSeconds(30);
+    private static final Duration FETCH_INTERVAL = Duration.ofSeconds(10);
+
+    /** The keys' clock, which the tests move on rather than waiting for a fetch interval to pass. */
+    private final AtomicLong nanos = new AtomicLong();
+
+    private IdentityProvider provider;
+    private OidcTokenVerifier verifier;
+
+    @BeforeEach
+    void startProvider() {
+        provider = IdentityProvider.start();
+        verifier = verifierAt(Clock.systemUTC());
+    }
+
+    @AfterEach
+    void stop() {
+        verifier.close();
+        provider.close();
+    }
+
+    private OidcTokenVerifier verifierAt(Clock clock) {
+        return verifierOf(provider.issuer(), clock);
+    }
+
+    private OidcTokenVerifier verifierOf(URI issuer, Clock clock) {
+        return new OidcTokenVerifier(issuer, IdentityProvider.AUDIENCE, SKEW,
+                new IssuerKeys(issuer, Duration.ofSeconds(2), FETCH_INTERVAL, nanos::get), clock, Optional.empty());
+    }
+
+    private void afterTheFetchInterval() {
+        nanos.addAndGet(FETCH_INTERVAL.toNanos());
+    }
+
+    @Test
+    void aTokenWithBothScopesIsValidForItsSubjectWithBoth() {
+        var valid = assertInstanceOf(Verification.Valid.class,
+                verifier.verify(provider.token("billing-service", "plants:create plants:delete")));
+        assertEquals("billing-service", valid.principal());
+        assertEquals(Set.of("plants:create", "plants:delete"), valid.scopes());
+    }
+
+    @Test
+    void aTokenWithOneScopeGrantsThatOneOnly() {
+        var valid = assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
+        assertTrue(valid.grants("plants:create"));
+        assertTrue(!valid.grants("plants:delete"));
+    }
+
+    @Test
+    void aTokenWithoutScopesIsValidAndGrantsNothing() {
+        var valid = assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", List.of(
+                IdentityProvider.AUDIENCE), Map.of(), Duration.ofHours(1))));
+        assertEquals(Set.of(), valid.scopes());
+    }
+
+    @Test
+    void scopesAreReadFromScpAsAStringOrAnArray() {
+        var fromArray = assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", List.of(
+                IdentityProvider.AUDIENCE), Map.of("scp", List.of("plants:create", "plants:delete")),
+                Duration.ofHours(1))));
+        assertEquals(Set.of("plants:create", "plants:delete"), fromArray.scopes());
+        var fromString = assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", List.of(
+                IdentityProvider.AUDIENCE), Map.of("scp", "plants:delete"), Duration.ofHours(1))));
+        assertEquals(Set.of("plants:delete"), fromString.scopes());
+    }
+
+    @Test
+    void theAudienceMayBeOneOfSeveral() {
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", List.of("billing",
+                IdentityProvider.AUDIENCE), Map.of("scope", "plants:create"), Duration.ofHours(1))));
+    }
+
+    @Test
+    void aTokenForAnotherAudienceIsInvalidAsAStringOrAnArray() {
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.token("a", List.of("billing"),
+                Map.of("scope", "plants:create"), Duration.ofHours(1))));
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.token("a", List.of("billing",
+                "reports"), Map.of("scope", "plants:create"), Duration.ofHours(1))));
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header().build(),
+                provider.claims("a").audience("billing").build())));
+    }
+
+    @Test
+    void aTokenOfAnotherIssuerIsInvalid() {
+        try (var other = IdentityProvider.start()) {
+            assertInstanceOf(Verification.Invalid.class, verifier.verify(other.token("a", "plants:create")));
+        }
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header().build(),
+                provider.claims("a").issuer(provider.issuer() + "/").build())));
+    }
+
+    @Test
+    void anExpiredTokenIsValidJustInsideTheSkewAndInvalidOutside() {
+        String token = provider.token("a", "plants:create");
+        Instant expires = expiry(token);
+        try (var inside = verifierAt(Clock.fixed(expires.plus(SKEW).minusSeconds(1), ZoneOffset.UTC));
+             var outside = verifierAt(Clock.fixed(expires.plus(SKEW).plusSeconds(1), ZoneOffset.UTC))) {
+            assertInstanceOf(Verification.Valid.class, inside.verify(token));
+            assertInstanceOf(Verification.Invalid.class, outside.verify(token));
+        }
+    }
+
+    @Test
+    void aTokenNotYetValidIsValidJustInsideTheSkewAndInvalidOutside() {
+        String token = provider.token("a", "plants:create");
+        Instant notBefore = notBefore(token);
+        try (var inside = verifierAt(Clock.fixed(notBefore.minus(SKEW).plusSeconds(1), ZoneOffset.UTC));
+             var outside = verifierAt(Clock.fixed(notBefore.minus(SKEW).minusSeconds(1), ZoneOffset.UTC))) {
+            assertInstanceOf(Verification.Valid.class, inside.verify(token));
+            assertInstanceOf(Verification.Invalid.class, outside.verify(token));
+        }
+    }
+
+    @Test
+    void aTokenIssuedInTheFutureBeyondTheSkewIsInvalid() {
+        long future = System.currentTimeMillis() + SKEW.toMillis() + 60_000;
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header().build(),
+                provider.claims("a").issueTime(new java.util.Date(future)).build())));
+    }
+
+    @Test
+    void aTokenWithoutExpiryIsInvalid() {
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.sign(provider.header().build(),
+                provider.claims("a").build())));
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header().build(),
+                provider.claims("a").expirationTime(null).build())));
+    }
+
+    @Test
+    void aTokenWithAChangedSignatureIsInvalid() {
+        String token = provider.token("a", "plants:create");
+        String signature = token.substring(token.lastIndexOf('.') + 1);
+        byte[] bytes = Base64.getUrlDecoder().decode(signature);
+        bytes[0] ^= 1;
+        String changed = token.substring(0, token.lastIndexOf('.') + 1)
+                + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(changed));
+    }
+
+    @Test
+    void aTokenWithEditedClaimsIsInvalid() throws Exception {
+        String token = provider.token("a", "plants:create");
+        String[] parts = token.split("\\.");
+        String claims = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8)
+                .replace("plants:create", "plants:create plants:delete");
+        String edited = parts[0] + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(
+                claims.getBytes(StandardCharsets.UTF_8)) + "." + parts[2];
+        assertInstanceOf(Verification.Valid.class, verifier.verify(token));
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(edited));
+    }
+
+    @Test
+    void anUnsignedTokenIsInvalid() {
+        String unsigned = new PlainJWT(provider.claims("a").claim("scope", "plants:create").build()).serialize();
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(unsigned));
+    }
+
+    @Test
+    void anHmacKeyedWithTheProvidersPublicKeyIsInvalid() throws Exception {
+        RSAKey publicKey = provider.signingKey().toPublicJWK();
+        var forged = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).type(JOSEObjectType.JWT)
+                .keyID(publicKey.getKeyID()).build(), provider.claims("a").claim("scope", "plants:create").build());
+        forged.sign(new MACSigner(publicKey.toRSAPublicKey().getEncoded()));
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(forged.serialize()));
+        var fromJwkText = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).type(JOSEObjectType.JWT)
+                .keyID(publicKey.getKeyID()).build(), provider.claims("a").build());
+        fromJwkText.sign(new MACSigner(publicKey.toJSONString().getBytes(StandardCharsets.UTF_8)));
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(fromJwkText.serialize()));
+    }
+
+    @Test
+    void aTokenWithoutKeyIdIsInvalid() {
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(
+                new JWSHeader.Builder(JWSAlgorithm.RS256).type(JOSEObjectType.JWT).build(), provider.claims("a")
+                        .build())));
+    }
+
+    @Test
+    void onlyAccessTokenTypesAreAccepted() {
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.sign(provider.header()
+                .type(new JOSEObjectType("at+jwt")).build(), provider.claims("a").build())));
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header()
+                .type(new JOSEObjectType("id+jwt")).build(), provider.claims("b").build())));
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header()
+                .type(null).build(), provider.claims("c").build())));
+    }
+
+    @Test
+    void aTokenWithoutSubjectIsInvalid() {
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header().build(),
+                provider.claims("a").subject(null).build())));
+    }
+
+    @Test
+    void garbageIsInvalid() {
+        for (String token : List.of("", "abc", "a.b.c", "eyJhbGciOiJSUzI1NiJ9..", "...")) {
+            assertInstanceOf(Verification.Invalid.class, verifier.verify(token), token);
+        }
+    }
+
+    @Test
+    void twoHundredUnknownKeyIdsCauseOneFetchOfTheKeySet() {
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
+        assertEquals(1, provider.keySetFetches());
+        for (int i = 0; i < 200; i++) {
+            String madeUp = provider.sign(provider.header().keyID("made-up-" + i).build(), provider.claims("a")
+                    .build());
+            assertInstanceOf(Verification.Invalid.class, verifier.verify(madeUp));
+        }
+        assertTrue(provider.keySetFetches() <= 1, "at most one fetch in the interval");
+    }
+
+    @Test
+    void aRotatedInKeyWorksWithoutRestartAndThePreviousKeepsWorkingWhilePublished() {
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
+        String ofPreviousKey = provider.token("b", "plants:create");
+        provider.rotateKey(true);
+        String ofNewKey = provider.token("c", "plants:create");
+        afterTheFetchInterval();
+        assertInstanceOf(Verification.Valid.class, verifier.verify(ofNewKey));
+        assertInstanceOf(Verification.Valid.class, verifier.verify(ofPreviousKey));
+    }
+
+    @Test
+    void aKeyTheProviderNoLongerPublishesStopsWorkingAfterTheRefresh() {
+        String ofPreviousKey = provider.token("b", "plants:create");
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
+        provider.rotateKey(false);
+        verifier.refreshKeysNow();
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(ofPreviousKey));
+    }
+
+    @Test
+    void cachedKeysKeepWorkingWhileTheProviderIsDown() {
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
+        String notYetSeen = provider.token("b", "plants:delete");
+        String ofUnknownKey = provider.sign(provider.header().keyID("rotated-while-down").build(),
+                provider.claims("c").build());
+        provider.close();
+        afterTheFetchInterval();
+        var valid = assertInstanceOf(Verification.Valid.class, verifier.verify(notYetSeen));
+        assertEquals("b", valid.principal());
+        var unavailable = assertInstanceOf(Verification.Unavailable.class, verifier.verify(ofUnknownKey),
+                "a key that could not be fetched is not a forged token");
+        assertEquals(FETCH_INTERVAL, unavailable.retryAfter());
+    }
+
+    @Test
+    void aProviderDownAtStartUpMakesTokensUnavailableUntilItComesUp() throws Exception {
+        int port = Sockets.freePort();
+        try (var later = IdentityProvider.notStartedOn(port);
+             var waiting = verifierOf(later.issuer(), Clock.systemUTC())) {
+            String token = later.sign(later.header().build(), later.claims("a").claim("scope", "plants:create")
+                    .build());
+            assertEquals(FETCH_INTERVAL, assertInstanceOf(Verification.Unavailable.class, waiting.verify(token))
+                    .retryAfter());
+            later.startServer();
+            assertInstanceOf(Verification.Unavailable.class, waiting.verify(token),
+                    "no second fetch within the interval");
+            afterTheFetchInterval();
+            assertInstanceOf(Verification.Valid.class, waiting.verify(token));
+        }
+    }
+
+    @Test
+    void anIssuerThatIsNotAnHttpUrlIsRefused() {
+        for (String issuer : List.of("ftp://idp.example", "/realms/plants", "https://idp.example/?a=b",
+                "https://idp.example/#x")) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> OidcTokenVerifier.start(URI.create(issuer), "plantstore", SKEW), issuer);
+        }
+    }
+
+    private static Instant expiry(String token) {
+        return claims(token).getExpirationTime().toInstant();
+    }
+
+    private static Instant notBefore(String token) {
+        return claims(token).getNotBeforeTime().toInstant();
+    }
+
+    private static JWTClaimsSet claims(String token) {
+        try {
+            return SignedJWT.parse(token).getJWTClaimsSet();
+        } catch (java.text.ParseException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
