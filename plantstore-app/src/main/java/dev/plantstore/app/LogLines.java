@@ -55,7 +55,7 @@ final class LogLines {
     void write(Level level, String logger, String message, Throwable thrown) {
         String line = format == Options.LogFormat.JSON
                 ? json(level, logger, message, MDC.getCopyOfContextMap(), thrown)
-                : text(level, logger, message, MDC.get("requestId"), thrown);
+                : text(level, logger, message, MDC.get("requestId"), MDC.get("principal"), thrown);
         byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
         try {
             sink.write(bytes, 0, bytes.length);
@@ -64,10 +64,15 @@ final class LogLines {
         }
     }
 
-    String text(Level level, String logger, String message, String requestId, Throwable thrown) {
+    /** {@code [requestId principal]} before the logger when a request is being served; either may be null. */
+    String text(Level level, String logger, String message, String requestId, String principal, Throwable thrown) {
         var line = new StringBuilder(96).append(timestamps.now()).append(' ').append(level).append(' ');
         if (requestId != null) {
-            line.append('[').append(requestId).append("] ");
+            line.append('[').append(requestId);
+            if (principal != null) {
+                appendNeutral(line.append(' '), principal);
+            }
+            line.append("] ");
         }
         line.append(logger, logger.lastIndexOf('.') + 1, logger.length()).append(" - ");
         appendNeutral(line, message).append(System.lineSeparator());

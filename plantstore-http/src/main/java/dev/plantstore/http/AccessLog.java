@@ -1,5 +1,6 @@
 package dev.plantstore.http;
 
+import dev.plantstore.core.Verification;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.server.Request;
@@ -11,7 +12,8 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * One access line per exchange: method, raw path, status and time since the request began. Jetty's request log
+ * One access line per exchange: method, raw path, status and time since the request began; who was admitted (the
+ * token's principal) goes in the MDC beside the request's id. Jetty's request log
  * rather than Javalin's request logger, because Jetty calls it for every exchange, including those it refuses before
  * any handler runs (a bad request line or URI, headers too large), and a request whose body is still arriving.
  * Built by hand rather than from a logger pattern: at tens of thousands of requests a second the pattern's formatting
@@ -37,6 +39,10 @@ final class AccessLog implements RequestLog {
                 .append(uri == null ? "-" : uri.getPath()).append(' ')
                 .append(response.getStatus()).append(' ')
                 .append(tenthsOfMillis / 10).append('.').append(tenthsOfMillis % 10).append("ms");
+        Object caller = request.getAttribute(BearerAuth.CALLER_ATTRIBUTE);
+        if (caller instanceof Verification.Valid valid) {
+            MDC.put(BearerAuth.PRINCIPAL_MDC_KEY, valid.principal());
+        }
         Object problem = request.getAttribute(PROBLEM_ATTRIBUTE);
         if (problem instanceof String reason) {
             line.append(" - ").append(reason);
@@ -62,6 +68,7 @@ final class AccessLog implements RequestLog {
             MDC.remove("status");
             MDC.remove("durationMs");
             MDC.remove("problem");
+            MDC.remove(BearerAuth.PRINCIPAL_MDC_KEY);
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
+import org.slf4j.MDC;
 
 /**
  * The before-handler that admits a request only with a valid bearer token (RFC 6750), on the routes that need one.
@@ -19,14 +20,60 @@ import org.eclipse.jetty.server.Request;
  * refused token counts once against its address however many places look, and a limited address is refused before its
  * token is looked at, everywhere a token is needed. Paths that need no token never ask, so a token there changes
  * nothing. The token is never logged or echoed. Only the server sets request attributes; a client cannot.
+ *
+ * <p>A valid token must also grant the operation's scope (RFC 6750 section 3.1): without it, 403
+ * {@code insufficient_scope}. A token that cannot be checked now (an identity provider's keys cannot be had) is 503
+ * with {@code Retry-After}: the client's token may be fine, so it does not count as refused. An admitted request's
+ * principal goes into the SLF4J MDC under {@value #PRINCIPAL_MDC_KEY} for the lines written while it is served, and
+ * onto its access line.
  */
 final class BearerAuth implements Handler {
 
     static final String CHALLENGE = "Bearer realm=\"plantstore\"";
     static final String INVALID_TOKEN_CHALLENGE = CHALLENGE + ", error=\"invalid_token\"";
 
+    static final String PRINCIPAL_MDC_KEY = "principal";
+    /** The request attribute holding the admitted {@link Verification.Valid}, for the access line and embedders. */
+    static final String CALLER_ATTRIBUTE = "dev.plantstore.caller";
+    /** The request attribute naming why a token was refused: one of {@link TokenRefusal}'s labels. */
+    static final String TOKEN_REFUSAL_ATTRIBUTE = "dev.plantstore.tokenRefusal";
+
     private static final String SCHEME = "Bearer";
     private static final String DECISION = "plantstore.authentication";
+
+    /** Why a token, once read, was refused; each is a metric label. */
+    enum TokenRefusal {
+        INVALID_TOKEN, INSUFFICIENT_SCOPE, KEYS_UNAVAILABLE;
+
+        String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** The scope each operation needs: creating plants, deleting them. */
+    record Scopes(String create, String delete) {
+        Scopes {
+            requireScopeToken(create);
+            requireScopeToken(delete);
+        }
+
+        /** RFC 6749 section 3.3: a scope token is printable ASCII without space, quote or backslash. */
+        static void requireScopeToken(String scope) {
+            if (scope == null || scope.isEmpty() || !scope.chars().allMatch(c -> c == 0x21 || c >= 0x23 && c <= 0x5b
+                    || c >= 0x5d && c <= 0x7e)) {
+                throw new IllegalArgumentException("a scope is printable ASCII without space, quote or backslash: "
+                        + scope);
+            }
+        }
+
+        Optional<String> requiredFor(String method) {
+            return switch (method) {
+                case "POST" -> Optional.of(create);
+                case "DELETE" -> Optional.of(delete);
+                default -> Optional.empty();
+            };
+        }
+    }
 
     /** What a request's credentials earn it. Refusals carry what the client is told. */
     sealed interface Decision {
@@ -36,10 +83,18 @@ final class BearerAuth implements Handler {
     record Admitted(Verification.Valid verification) implements Decision {
     }
 
-    /** {@code headers}: a challenge ({@code WWW-Authenticate}), when to retry ({@code Retry-After}). */
-    record Refused(int status, String message, Map<String, String> headers) implements Decision {
+    /**
+     * {@code headers}: a challenge ({@code WWW-Authenticate}), when to retry ({@code Retry-After});
+     * {@code tokenRefusal}: why the token was refused, when it was read.
+     */
+    record Refused(int status, String message, Map<String, String> headers, Optional<TokenRefusal> tokenRefusal)
+            implements Decision {
         Refused {
             headers = Map.copyOf(headers);
+        }
+
+        Refused(int status, String message, Map<String, String> headers) {
+            this(status, message, headers, Optional.empty());
         }
 
         ApiProblem problem() {
@@ -49,23 +104,38 @@ final class BearerAuth implements Handler {
 
     private final TokenVerifier verifier;
     private final Optional<AuthFailureLimiter> limiter;
+    private final Scopes scopes;
 
-    BearerAuth(TokenVerifier verifier, Optional<AuthFailureLimiter> limiter) {
+    BearerAuth(TokenVerifier verifier, Optional<AuthFailureLimiter> limiter, Scopes scopes) {
         this.verifier = verifier;
         this.limiter = limiter;
+        this.scopes = scopes;
     }
 
     @Override
     public void handle(Context ctx) {
         Decision decision = ctx.attribute(DECISION);
         if (decision == null) {
-            decision = decide(Collections.list(ctx.req().getHeaders("Authorization")), ctx.ip());
+            decision = decide(Collections.list(ctx.req().getHeaders("Authorization")), ctx.ip(), ctx.req().getMethod());
             ctx.attribute(DECISION, decision);
         }
-        if (decision instanceof Refused refused) {
-            refused.headers().forEach(ctx::header);
-            throw refused.problem();
+        if (decision instanceof Admitted admitted) {
+            ctx.req().setAttribute(CALLER_ATTRIBUTE, admitted.verification());
+            // Removed with the request id, when the request is over.
+            MDC.put(PRINCIPAL_MDC_KEY, admitted.verification().principal());
+            return;
         }
+        Refused refused = (Refused) decision;
+        refused.tokenRefusal().ifPresent(reason -> ctx.req().setAttribute(TOKEN_REFUSAL_ATTRIBUTE, reason));
+        refused.headers().forEach(ctx::header);
+        throw refused.problem();
+    }
+
+    /** Who the request {@code ctx} serves was admitted as, if it was. */
+    static Optional<Verification.Valid> caller(Context ctx) {
+        return ctx.req().getAttribute(CALLER_ATTRIBUTE) instanceof Verification.Valid valid
+                ? Optional.of(valid)
+                : Optional.empty();
     }
 
     /** The decision for a request as Jetty holds it, made now if no one has made it yet. */
@@ -74,13 +144,13 @@ final class BearerAuth implements Handler {
             return made;
         }
         Decision decision = decide(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
-                Request.getRemoteAddr(request));
+                Request.getRemoteAddr(request), request.getMethod());
         request.setAttribute(DECISION, decision);
         return decision;
     }
 
-    /** The one place credentials are judged: the limit first, then the header, then the token. */
-    private Decision decide(List<String> authorizations, String address) {
+    /** The one place credentials are judged: the limit first, then the header, then the token, then its scope. */
+    private Decision decide(List<String> authorizations, String address, String method) {
         long retryAfter = limiter.map(l -> l.retryAfterSeconds(address)).orElse(0L);
         if (retryAfter > 0) {
             return new Refused(429, "too many refused tokens from this address; retry after " + retryAfter + " s",
@@ -101,9 +171,22 @@ final class BearerAuth implements Handler {
         if (token.isEmpty()) {
             return unauthorized(CHALLENGE, "bearer token is missing");
         }
-        if (!(verifier.verify(token) instanceof Verification.Valid valid)) {
+        Verification verification = verifier.verify(token);
+        if (verification instanceof Verification.Unavailable unavailable) {
+            long seconds = Math.max(1, unavailable.retryAfter().toSeconds());
+            return new Refused(503, "the bearer token cannot be checked now; retry after " + seconds + " s",
+                    Map.of("Retry-After", Long.toString(seconds)), Optional.of(TokenRefusal.KEYS_UNAVAILABLE));
+        }
+        if (!(verification instanceof Verification.Valid valid)) {
             limiter.ifPresent(l -> l.recordFailure(address));
-            return unauthorized(INVALID_TOKEN_CHALLENGE, "bearer token is not valid");
+            return new Refused(401, "bearer token is not valid", Map.of("WWW-Authenticate", INVALID_TOKEN_CHALLENGE),
+                    Optional.of(TokenRefusal.INVALID_TOKEN));
+        }
+        Optional<String> required = scopes.requiredFor(method).filter(scope -> !valid.grants(scope));
+        if (required.isPresent()) {
+            return new Refused(403, "the bearer token does not grant scope " + required.get(),
+                    Map.of("WWW-Authenticate", CHALLENGE + ", error=\"insufficient_scope\", scope=\""
+                            + required.get() + "\""), Optional.of(TokenRefusal.INSUFFICIENT_SCOPE));
         }
         return new Admitted(valid);
     }

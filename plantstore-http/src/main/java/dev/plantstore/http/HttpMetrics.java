@@ -24,6 +24,7 @@ final class HttpMetrics implements RequestLogger {
 
     static final String REQUESTS = "http.server.requests";
     static final String REFUSED = "plantstore.requests.refused";
+    static final String TOKENS_REFUSED = "plantstore.tokens.refused";
 
     static final String OTHER_METHOD = "OTHER";
 
@@ -56,6 +57,7 @@ final class HttpMetrics implements RequestLogger {
     private final MeterRegistry registry;
     private final ConcurrentMap<Series, Timer> timers = new ConcurrentHashMap<>();
     private final Map<Integer, Counter> refusals;
+    private final Map<BearerAuth.TokenRefusal, Counter> tokenRefusals;
 
     HttpMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -66,6 +68,15 @@ final class HttpMetrics implements RequestLogger {
                                 + "body, a content type other than JSON, too many refused tokens")
                         .tag("reason", reason.getValue())
                         .register(registry))));
+        var byReason = new java.util.EnumMap<BearerAuth.TokenRefusal, Counter>(BearerAuth.TokenRefusal.class);
+        for (BearerAuth.TokenRefusal reason : BearerAuth.TokenRefusal.values()) {
+            byReason.put(reason, Counter.builder(TOKENS_REFUSED)
+                    .description("Bearer tokens refused once read: not valid, without the operation's scope, or not "
+                            + "checkable because the identity provider's keys could not be had")
+                    .tag("reason", reason.label())
+                    .register(registry));
+        }
+        this.tokenRefusals = Map.copyOf(byReason);
     }
 
     @Override
@@ -76,6 +87,9 @@ final class HttpMetrics implements RequestLogger {
         Counter refused = refusals.get(status);
         if (refused != null) {
             refused.increment();
+        }
+        if (ctx.req().getAttribute(BearerAuth.TOKEN_REFUSAL_ATTRIBUTE) instanceof BearerAuth.TokenRefusal reason) {
+            tokenRefusals.get(reason).increment();
         }
     }
 

@@ -4,7 +4,9 @@ import static dev.plantstore.http.GuardedHandler.guard;
 
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
+import dev.plantstore.core.Verification;
 import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jetty.JettyConnectionMetrics;
@@ -58,6 +60,12 @@ public final class PlantStoreApi {
     /** Refused tokens a client address may send per minute unless {@link #withAuthFailureLimit} says otherwise. */
     public static final int DEFAULT_AUTH_FAILURE_LIMIT = 30;
 
+    /** The scope a token must grant to create plants unless {@link #withScopes} says otherwise. */
+    public static final String DEFAULT_CREATE_SCOPE = "plants:create";
+
+    /** The scope a token must grant to delete plants unless {@link #withScopes} says otherwise. */
+    public static final String DEFAULT_DELETE_SCOPE = "plants:delete";
+
     private static final String COLLECTION = "/plants";
     private static final String ITEM = "/plants/{id}";
 
@@ -70,10 +78,11 @@ public final class PlantStoreApi {
     private final Optional<MeterRegistry> metrics;
     /** What the health routes answer; none are mounted when empty. */
     private final Optional<BooleanSupplier> readiness;
+    private final BearerAuth.Scopes scopes;
 
     private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes, boolean docs,
                           Set<String> corsOrigins, int authFailureLimit, Optional<MeterRegistry> metrics,
-                          Optional<BooleanSupplier> readiness) {
+                          Optional<BooleanSupplier> readiness, BearerAuth.Scopes scopes) {
         this.store = Objects.requireNonNull(store, "null store");
         this.verifier = Objects.requireNonNull(verifier, "null verifier");
         if (maxBodyBytes < 1 || maxBodyBytes == Integer.MAX_VALUE) {
@@ -89,17 +98,20 @@ public final class PlantStoreApi {
         this.authFailureLimit = authFailureLimit;
         this.metrics = metrics;
         this.readiness = readiness;
+        this.scopes = Objects.requireNonNull(scopes, "null scopes");
     }
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
         return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, true, Set.of(), DEFAULT_AUTH_FAILURE_LIMIT,
-                Optional.empty(), Optional.of(store::isAvailable));
+                Optional.empty(), Optional.of(store::isAvailable),
+                new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE));
     }
 
     /** A copy with another request body limit; a larger body is answered with 413. */
     public PlantStoreApi withMaxBodyBytes(int maxBodyBytes) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness,
+                scopes);
     }
 
     /**
@@ -107,7 +119,8 @@ public final class PlantStoreApi {
      * and Swagger UI ({@code GET /docs}), none of which needs a token. They are served unless turned off here.
      */
     public PlantStoreApi withDocs(boolean docs) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness,
+                scopes);
     }
 
     /**
@@ -118,7 +131,7 @@ public final class PlantStoreApi {
      */
     public PlantStoreApi withCorsOrigins(Collection<String> origins) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, Set.copyOf(origins), authFailureLimit, metrics,
-                readiness);
+                readiness, scopes);
     }
 
     /**
@@ -127,7 +140,28 @@ public final class PlantStoreApi {
      * client shares the proxy's address: raise the limit there, or limit at the proxy.
      */
     public PlantStoreApi withAuthFailureLimit(int perMinute) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, perMinute, metrics, readiness);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, perMinute, metrics, readiness,
+                scopes);
+    }
+
+    /**
+     * A copy whose create needs a token granting {@code createScope}, and whose delete one granting
+     * {@code deleteScope}; a valid token without it is answered 403 {@code insufficient_scope}. Static tokens grant
+     * every scope.
+     *
+     * @throws IllegalArgumentException when a scope is empty or holds a space, a quote or a backslash
+     */
+    public PlantStoreApi withScopes(String createScope, String deleteScope) {
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness,
+                new BearerAuth.Scopes(createScope, deleteScope));
+    }
+
+    /**
+     * Who the request {@code ctx} serves was admitted as (the token's principal and scopes), for a handler of your
+     * own on a path under {@code /plants}, which the API's authentication guards; empty elsewhere.
+     */
+    public static Optional<Verification.Valid> caller(Context ctx) {
+        return BearerAuth.caller(ctx);
     }
 
     /**
@@ -141,6 +175,9 @@ public final class PlantStoreApi {
      *   <li>{@code plantstore.requests.refused}: a counter by {@code reason}: {@code bad_request} (400),
      *       {@code unauthorized} (401), {@code body_too_large} (413), {@code unsupported_media_type} (415),
      *       {@code too_many_refused_tokens} (429);</li>
+     *   <li>{@code plantstore.tokens.refused}: a counter of bearer tokens refused once read, by {@code reason}:
+     *       {@code invalid_token} (401), {@code insufficient_scope} (403), {@code keys_unavailable} (503, an identity
+     *       provider's keys could not be had);</li>
      *   <li>{@code plantstore.store.operations}: a timer of store creates and deletes by {@code operation} and
      *       {@code outcome} ({@code created}, {@code already_stored}, {@code duplicate}, {@code deleted},
      *       {@code absent}, {@code unavailable}, {@code failed});</li>
@@ -151,7 +188,7 @@ public final class PlantStoreApi {
      */
     public PlantStoreApi withMetrics(MeterRegistry registry) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit,
-                Optional.of(registry), readiness);
+                Optional.of(registry), readiness, scopes);
     }
 
     /**
@@ -169,7 +206,8 @@ public final class PlantStoreApi {
     }
 
     private PlantStoreApi withReadiness(Optional<BooleanSupplier> ready) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, ready);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, ready,
+                scopes);
     }
 
     PlantStore store() {
@@ -206,7 +244,7 @@ public final class PlantStoreApi {
                 : Optional.of(new AuthFailureLimiter(authFailureLimit, System::nanoTime));
         // One before-handler per path, not one per concern: Javalin matches each against the path on every request.
         var securityHeaders = new SecurityHeaders();
-        var auth = new BearerAuth(verifier, limiter);
+        var auth = new BearerAuth(verifier, limiter, scopes);
         var gate = guard(ctx -> {
             securityHeaders.handle(ctx);
             auth.handle(ctx);

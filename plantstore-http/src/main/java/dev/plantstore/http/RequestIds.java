@@ -31,6 +31,7 @@ final class RequestIds extends Handler.Wrapper {
             return super.handle(request, response, callback);
         } finally {
             MDC.remove(MDC_KEY);
+            MDC.remove(BearerAuth.PRINCIPAL_MDC_KEY);
         }
     }
 
