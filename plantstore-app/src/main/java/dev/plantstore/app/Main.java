@@ -7,6 +7,7 @@ import dev.plantstore.core.Webhooks;
 import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
+import dev.plantstore.oidc.OidcTokenVerifier;
 import io.javalin.util.JavalinBindException;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -67,18 +68,30 @@ public final class Main {
 
     private static void start(Options options, Options.Secrets secrets, Console out, Interrupts interrupts)
             throws UsageException, StartupException {
-        List<String> tokens = Tokens.configured(secrets.tokens(), options.tokensFile());
+        Map<String, String> tokens = Tokens.named(secrets.tokens(), options.tokensFile());
         String generatedToken = null;
-        if (tokens.isEmpty()) {
+        if (tokens.isEmpty() && options.oidcIssuer().isEmpty()) {
             generatedToken = Tokens.generate();
-            tokens = List.of(generatedToken);
+            tokens = Map.of("generated", generatedToken);
         }
-        TokenVerifier verifier;
-        try {
-            verifier = TokenVerifier.staticTokens(tokens);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("configured " + e.getMessage());
+        List<Runnable> verifiersToClose = new ArrayList<>();
+        List<TokenVerifier> accepted = new ArrayList<>();
+        if (options.tokensFile().isPresent()) {
+            var reloading = ReloadingTokens.watch(options.tokensFile().get(),
+                    () -> staticTokens(Tokens.named(secrets.tokens(), options.tokensFile())),
+                    ReloadingTokens.CHECK_EVERY);
+            verifiersToClose.add(reloading::close);
+            accepted.add(reloading);
+        } else if (!tokens.isEmpty()) {
+            accepted.add(staticTokens(tokens));
         }
+        if (options.oidcIssuer().isPresent()) {
+            var oidc = OidcTokenVerifier.start(options.oidcIssuer().get(), options.oidcAudience().orElseThrow(),
+                    Duration.ofSeconds(options.oidcClockSkewSeconds()));
+            verifiersToClose.add(oidc::close);
+            accepted.add(oidc);
+        }
+        TokenVerifier verifier = TokenVerifier.firstOf(accepted);
 
         // Metrics are recorded only when something can read them.
         Optional<PrometheusMeterRegistry> metrics = options.managementPort().isPresent()
@@ -99,6 +112,12 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             store.close();
             throw new UsageException("--cors-origins: " + e.getMessage());
+        }
+        try {
+            api = api.withScopes(options.createScope(), options.deleteScope());
+        } catch (IllegalArgumentException e) {
+            store.close();
+            throw new UsageException("--oidc-create-scope, --oidc-delete-scope: " + e.getMessage());
         }
         if (metrics.isPresent()) {
             api = api.withMetrics(metrics.get());
@@ -129,7 +148,7 @@ public final class Main {
         Duration drain = Duration.ofSeconds(options.drainSeconds());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             interrupts.stopping();
-            stop(server, managementServer, drain, store, out);
+            stop(server, managementServer, drain, store, verifiersToClose, out);
         },
                 "plantstore-shutdown"));
 
@@ -145,6 +164,14 @@ public final class Main {
         }
         // Last, so that whoever waits for this line finds everything above it already printed.
         out.println("plantstore listening on " + url);
+    }
+
+    private static TokenVerifier staticTokens(Map<String, String> tokens) throws UsageException {
+        try {
+            return TokenVerifier.staticTokens(tokens);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("configured " + e.getMessage());
+        }
     }
 
     private static String promise(StoreSpec store) {
@@ -167,7 +194,7 @@ public final class Main {
      * so the hook ends the process itself once the server is down.
      */
     private static void stop(PlantStoreServer server, Optional<ManagementServer> management, Duration drain,
-                             OpenStore store, Console out) {
+                             OpenStore store, List<Runnable> verifiers, Console out) {
         server.drain();
         if (!drain.isZero()) {
             out.println("plantstore draining: not ready, serving for " + drain.toSeconds() + " s more");
@@ -181,6 +208,7 @@ public final class Main {
         steps.add(new Closing.Step("the server", server::close));
         management.ifPresent(m -> steps.add(new Closing.Step("the management server", m::close)));
         steps.add(new Closing.Step("the store", store::close));
+        verifiers.forEach(close -> steps.add(new Closing.Step("a token verifier", close)));
         boolean clean = Closing.closeAll(steps, out::println);
         out.println(clean ? "plantstore stopped" : "plantstore stopped, but something failed to close (above)");
         Runtime.getRuntime().halt(clean ? 0 : STARTUP_ERROR);

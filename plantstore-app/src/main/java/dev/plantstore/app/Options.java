@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
+import dev.plantstore.oidc.OidcTokenVerifier;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -29,7 +30,9 @@ import java.util.OptionalInt;
 record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean docs,
                List<String> corsOrigins, int authFailureLimit, int idleTimeoutSeconds, OptionalInt managementPort,
                String managementHost, LogFormat logFormat, int drainSeconds, int maxConnections,
-               int minBodyRate, List<URI> webhookUrls, Optional<Path> webhookSecretFile, boolean help) {
+               int minBodyRate, List<URI> webhookUrls, Optional<Path> webhookSecretFile, Optional<URI> oidcIssuer,
+               Optional<String> oidcAudience, int oidcClockSkewSeconds, String createScope, String deleteScope,
+               boolean help) {
 
     /** How log lines are written: for people, or one JSON object per line for a collector. */
     enum LogFormat { TEXT, JSON }
@@ -98,10 +101,27 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                     + "on a line of its own",
             given -> Optional.of(Path.of(requireNonBlank(given))), Optional.empty(), "");
 
+    static final Option<Optional<URI>> OIDC_ISSUER = Option.withoutDefault("--oidc-issuer", "URL",
+            "also accept JWT access tokens from this OpenID Connect / OAuth 2.0 issuer, exactly as its tokens' iss "
+                    + "says; its keys are found through {issuer}/.well-known/openid-configuration",
+            given -> Optional.of(parseIssuer(given)), Optional.empty(), "none");
+    static final Option<Optional<String>> OIDC_AUDIENCE = Option.withoutDefault("--oidc-audience", "AUD",
+            "the audience the issuer's tokens must name in aud; required with --oidc-issuer",
+            given -> Optional.of(requireNonBlank(given)), Optional.empty(), "");
+    static final Option<Integer> OIDC_CLOCK_SKEW = Option.of("--oidc-clock-skew", "SECONDS",
+            "how far the issuer's clock may be from this one, for exp, nbf and iat",
+            given -> parseInt(given, 0, 600), "30");
+    static final Option<String> OIDC_CREATE_SCOPE = Option.of("--oidc-create-scope", "SCOPE",
+            "the scope a token needs to create plants (static tokens have every scope)", Options::requireNonBlank,
+            PlantStoreApi.DEFAULT_CREATE_SCOPE);
+    static final Option<String> OIDC_DELETE_SCOPE = Option.of("--oidc-delete-scope", "SCOPE",
+            "the scope a token needs to delete plants", Options::requireNonBlank, PlantStoreApi.DEFAULT_DELETE_SCOPE);
+
     /** Every option, in the order {@code --help} lists them and their values are checked. */
     static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, DOCS, CORS_ORIGINS,
             AUTH_FAILURE_LIMIT, IDLE_TIMEOUT, MANAGEMENT_PORT, MANAGEMENT_HOST, LOG_FORMAT, DRAIN_SECONDS,
-            MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL, WEBHOOK_SECRET_FILE);
+            MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL, WEBHOOK_SECRET_FILE, OIDC_ISSUER, OIDC_AUDIENCE,
+            OIDC_CLOCK_SKEW, OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE);
 
     static final Secret TOKENS = new Secret("PLANTSTORE_TOKENS", "bearer tokens, comma-separated, used together with "
             + "--tokens-file; with no token configured, one is generated and printed at start-up");
@@ -232,12 +252,18 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
     }
 
     private static Options from(Map<String, Given> given, boolean help) throws UsageException {
+        if (!help && OIDC_ISSUER.valueIn(given).isPresent() != OIDC_AUDIENCE.valueIn(given).isPresent()) {
+            throw new UsageException("--oidc-issuer and --oidc-audience go together: a token is accepted only for "
+                    + "this server's audience");
+        }
         return new Options(HOST.valueIn(given), PORT.valueIn(given), MAX_BODY_BYTES.valueIn(given),
                 TOKENS_FILE.valueIn(given), STORE.valueIn(given), DOCS.valueIn(given), CORS_ORIGINS.valueIn(given),
                 AUTH_FAILURE_LIMIT.valueIn(given), IDLE_TIMEOUT.valueIn(given), MANAGEMENT_PORT.valueIn(given),
                 MANAGEMENT_HOST.valueIn(given), LOG_FORMAT.valueIn(given), DRAIN_SECONDS.valueIn(given),
                 MAX_CONNECTIONS.valueIn(given), MIN_BODY_RATE.valueIn(given), WEBHOOK_URL.valueIn(given),
-                WEBHOOK_SECRET_FILE.valueIn(given), help);
+                WEBHOOK_SECRET_FILE.valueIn(given), OIDC_ISSUER.valueIn(given), OIDC_AUDIENCE.valueIn(given),
+                OIDC_CLOCK_SKEW.valueIn(given), OIDC_CREATE_SCOPE.valueIn(given), OIDC_DELETE_SCOPE.valueIn(given),
+                help);
     }
 
     private static LogFormat parseLogFormat(Given given) throws UsageException {
@@ -280,6 +306,15 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
             }
         }
         return List.copyOf(urls);
+    }
+
+    private static URI parseIssuer(Given given) throws UsageException {
+        try {
+            return OidcTokenVerifier.requireIssuer(new URI(requireNonBlank(given)));
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            throw new UsageException(given.source() + " must be an http or https URL without query or fragment, got '"
+                    + given.value() + "'");
+        }
     }
 
     private static String requireNonBlank(Given given) throws UsageException {

@@ -12,7 +12,9 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -27,11 +29,22 @@ final class Tokens {
     /** The configured tokens from {@code PLANTSTORE_TOKENS} and the tokens file together; empty when there are none. */
     static List<String> configured(Optional<String> environmentValue, Optional<Path> tokensFile)
             throws UsageException {
-        List<String> tokens = new ArrayList<>();
+        return List.copyOf(named(environmentValue, tokensFile).values());
+    }
+
+    /**
+     * The configured tokens by name, the principal a request with that token is logged as. An entry is a token, or
+     * {@code name:token} (a bearer token holds no colon, so the first one ends the name); an entry without a name is
+     * {@code token-1}, {@code token-2}, ... by its position among all the entries, those of {@code PLANTSTORE_TOKENS}
+     * first. Empty when there are none.
+     */
+    static Map<String, String> named(Optional<String> environmentValue, Optional<Path> tokensFile)
+            throws UsageException {
+        List<String> entries = new ArrayList<>();
         if (environmentValue.isPresent()) {
             for (String token : environmentValue.get().split(",")) {
                 if (!token.isBlank()) {
-                    tokens.add(token.strip());
+                    entries.add(token.strip());
                 }
             }
         }
@@ -40,14 +53,23 @@ final class Tokens {
             if (fromFile.isEmpty()) {
                 throw new UsageException("tokens file " + tokensFile.get() + " holds no token");
             }
-            tokens.addAll(fromFile);
+            entries.addAll(fromFile);
         }
-        return tokens;
+        Map<String, String> byName = new LinkedHashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            String entry = entries.get(i);
+            int colon = entry.indexOf(':');
+            String name = colon < 0 ? "token-" + (i + 1) : entry.substring(0, colon).strip();
+            if (byName.put(name, entry.substring(colon + 1).strip()) != null) {
+                throw new UsageException("two tokens are named " + name + "; each name must be one token's");
+            }
+        }
+        return byName;
     }
 
     /**
-     * One token per line; blank lines and lines starting with {@code #} are skipped, surrounding spaces trimmed. A
-     * file other users may read or write is refused: its tokens are as good as public.
+     * One token per line, optionally {@code name:token}; blank lines and lines starting with {@code #} are skipped,
+     * surrounding spaces trimmed. A file other users may read or write is refused: its tokens are as good as public.
      */
     static List<String> readFile(Path file) throws UsageException {
         List<String> tokens = new ArrayList<>();

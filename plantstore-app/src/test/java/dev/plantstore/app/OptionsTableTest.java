@@ -137,6 +137,7 @@ class OptionsTableTest {
     private static Options withHelp(Options o, boolean help) {
         return new Options(o.host(), o.port(), o.maxBodyBytes(), o.tokensFile(), o.store(), o.docs(), o.corsOrigins(),
                 o.authFailureLimit(), o.idleTimeoutSeconds(), o.managementPort(), o.managementHost(), o.logFormat(),
-                o.drainSeconds(), o.maxConnections(), o.minBodyRate(), o.webhookUrls(), o.webhookSecretFile(), help);
+                o.drainSeconds(), o.maxConnections(), o.minBodyRate(), o.webhookUrls(), o.webhookSecretFile(),
+                o.oidcIssuer(), o.oidcAudience(), o.oidcClockSkewSeconds(), o.createScope(), o.deleteScope(), help);
     }
 }

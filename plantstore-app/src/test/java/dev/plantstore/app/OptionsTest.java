@@ -28,7 +28,8 @@ class OptionsTest {
     void defaultsAreAllInterfacesPort8080And64KiB() throws UsageException {
         assertEquals(new Options("0.0.0.0", 8080, 65_536, Optional.empty(),
                 new StoreSpec.Sqlite(Path.of("plantstore.db")), true, List.of(), 30, 30, OptionalInt.empty(), "127.0.0.1",
-                Options.LogFormat.TEXT, 5, 10_000, 256, List.of(), Optional.empty(), false), parse(Map.of()));
+                Options.LogFormat.TEXT, 5, 10_000, 256, List.of(), Optional.empty(),
+                Optional.empty(), Optional.empty(), 30, "plants:create", "plants:delete", false), parse(Map.of()));
     }
 
     @Test
@@ -43,8 +44,37 @@ class OptionsTest {
                 new StoreSpec.Memory(), false, List.of("https://a.example", "https://b.example:8443"), 0, 5,
                 OptionalInt.of(0), "0.0.0.0", Options.LogFormat.JSON, 0, 500, 0,
                 List.of(URI.create("https://a.example/hook"), URI.create("http://b.example:8080/x")),
-                Optional.of(Path.of("/etc/s")), false),
+                Optional.of(Path.of("/etc/s")), Optional.empty(), Optional.empty(), 30, "plants:create", "plants:delete", false),
                 options);
+    }
+
+    @Test
+    void anIdentityProviderIsConfiguredByFlagsOrTheEnvironment() throws UsageException {
+        var flags = parse(Map.of(), "--oidc-issuer", "https://idp.example/realms/plants", "--oidc-audience",
+                "plantstore", "--oidc-clock-skew", "5", "--oidc-create-scope", "write", "--oidc-delete-scope", "remove");
+        var env = parse(Map.of("PLANTSTORE_OIDC_ISSUER", "https://idp.example/realms/plants",
+                "PLANTSTORE_OIDC_AUDIENCE", "plantstore", "PLANTSTORE_OIDC_CLOCK_SKEW", "5",
+                "PLANTSTORE_OIDC_CREATE_SCOPE", "write", "PLANTSTORE_OIDC_DELETE_SCOPE", "remove"));
+        for (Options options : List.of(flags, env)) {
+            assertEquals(Optional.of(URI.create("https://idp.example/realms/plants")), options.oidcIssuer());
+            assertEquals(Optional.of("plantstore"), options.oidcAudience());
+            assertEquals(5, options.oidcClockSkewSeconds());
+            assertEquals("write", options.createScope());
+            assertEquals("remove", options.deleteScope());
+        }
+    }
+
+    @Test
+    void anIssuerNeedsAnAudienceAndAnHttpUrl() {
+        var noAudience = assertThrows(UsageException.class,
+                () -> parse(Map.of(), "--oidc-issuer", "https://idp.example/realms/plants"));
+        assertEquals("--oidc-issuer and --oidc-audience go together: a token is accepted only for this server's "
+                + "audience", noAudience.getMessage());
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--oidc-audience", "plantstore"));
+        var notHttp = assertThrows(UsageException.class, () -> parse(Map.of(), "--oidc-issuer", "idp.example",
+                "--oidc-audience", "plantstore"));
+        assertEquals("--oidc-issuer must be an http or https URL without query or fragment, got 'idp.example'",
+                notHttp.getMessage());
     }
 
     @Test
@@ -60,7 +90,7 @@ class OptionsTest {
         assertEquals(new Options("::1", 9000, 10, Optional.of(Path.of("tokens.txt")),
                 new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false, List.of("*"), 5, 7, OptionalInt.of(9090), "10.0.0.1",
                 Options.LogFormat.JSON, 12, 20_000, 1024, List.of(URI.create("http://hooks.example/")),
-                Optional.of(Path.of("secret")), false), parse(env));
+                Optional.of(Path.of("secret")), Optional.empty(), Optional.empty(), 30, "plants:create", "plants:delete", false), parse(env));
     }
 
     @Test

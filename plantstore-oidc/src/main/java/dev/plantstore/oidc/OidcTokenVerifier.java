@@ -122,7 +122,12 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
                 Optional.of(KEY_REFRESH));
     }
 
-    static URI requireIssuer(URI issuer) {
+    /**
+     * {@code issuer} if {@link #start} takes it: an absolute http or https URL with a host, without query or fragment.
+     *
+     * @throws IllegalArgumentException when it is not
+     */
+    public static URI requireIssuer(URI issuer) {
         Objects.requireNonNull(issuer, "null issuer");
         String scheme = issuer.getScheme();
         if (!issuer.isAbsolute() || !("https".equalsIgnoreCase(scheme) || "http".equalsIgnoreCase(scheme))
