@@ -153,6 +153,8 @@ public final class Main {
                 "plantstore-shutdown"));
 
         out.println("store " + OpenStore.describe(options.store()) + " (" + promise(options.store()) + ")");
+        options.oidcIssuer().ifPresent(issuer -> out.println("access tokens from " + issuer + " for audience "
+                + options.oidcAudience().orElseThrow() + " (its keys are fetched when a token first needs them)"));
         webhooks.ifPresent(w -> out.println("webhooks to " + w.receivers().size() + " receiver"
                 + (w.receivers().size() == 1 ? "" : "s") + ", each event retried for " + w.retryPeriod().toHours()
                 + " h"));

@@ -90,7 +90,7 @@ class OperabilityIT {
     }
 
     @Test
-    void theAccessLineCarriesTheRequestId() throws Exception {
+    void theAccessLineCarriesTheRequestIdAndThePrincipal() throws Exception {
         String output;
         try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory")) {
             var response = HTTP.send(HttpRequest.newBuilder(jar.uri("/plants/5")).header("X-Request-Id", "find-me-5")
@@ -99,7 +99,7 @@ class OperabilityIT {
             output = jar.stopAndCollectOutput();
         }
         assertTrue(output.lines().anyMatch(line -> line.matches(
-                "\\S+ INFO \\[find-me-5] access - DELETE /plants/5 404 \\d+\\.\\dms")), output);
+                "\\S+ INFO \\[find-me-5 token-1] access - DELETE /plants/5 404 \\d+\\.\\dms")), output);
     }
 
     @Test

@@ -30,6 +30,21 @@ class TokensTest {
         return Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
     }
 
+    @Test
+    void aTokenMayCarryTheNameItsRequestsAreLoggedAs() throws Exception {
+        assertEquals(java.util.Map.of("ci-bot", "abc", "token-2", "def", "ops@example", "ghi"),
+                Tokens.named(Optional.of("ci-bot:abc, def"), Optional.of(file("# ops\nops@example: ghi\n"))));
+        var verifier = TokenVerifier.staticTokens(Tokens.named(Optional.of("ci-bot:abc"), Optional.empty()));
+        assertEquals("ci-bot", assertInstanceOf(Verification.Valid.class, verifier.verify("abc")).principal());
+        assertInstanceOf(Verification.Invalid.class, verifier.verify("ci-bot:abc"));
+    }
+
+    @Test
+    void twoTokensWithOneNameAreRefused() {
+        var e = assertThrows(UsageException.class, () -> Tokens.named(Optional.of("a:x,a:y"), Optional.empty()));
+        assertEquals("two tokens are named a; each name must be one token's", e.getMessage());
+    }
+
     @ParameterizedTest(name = "mode {0}")
     @ValueSource(strings = {"rw-r--r--", "rw-r-----", "rw----r--", "rw--w----", "rw-----w-"})
     void aFileOtherUsersCanReadOrWriteIsRefused(String mode) throws Exception {

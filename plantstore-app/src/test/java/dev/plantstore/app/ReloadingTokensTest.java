@@ -1,0 +1,91 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.core.TokenVerifier;
+import dev.plantstore.core.Verification;
+import dev.plantstore.testkit.Poll;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Static tokens rotate without a restart: the tokens file is read again when it changes, and only if it is sound. */
+class ReloadingTokensTest {
+
+    private static final Duration CHECK_EVERY = Duration.ofMillis(20);
+
+    @TempDir
+    Path dir;
+
+    private Path write(String name, String content) throws Exception {
+        Path file = Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
+        return Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    }
+
+    /** How many times the file was read, whether or not it was refused. */
+    private final AtomicInteger reads = new AtomicInteger();
+
+    private ReloadingTokens watch(Path file) throws UsageException {
+        return ReloadingTokens.watch(file, () -> {
+            reads.incrementAndGet();
+            return TokenVerifier.staticTokens(Tokens.named(Optional.empty(), Optional.of(file)));
+        }, CHECK_EVERY);
+    }
+
+    private void awaitReads(int count) throws InterruptedException {
+        assertTrue(Poll.until(Duration.ofSeconds(5), CHECK_EVERY, () -> reads.get() >= count),
+                "the file was read " + reads.get() + " times, not " + count);
+    }
+
+    private static boolean accepts(TokenVerifier verifier, String token) {
+        return verifier.verify(token) instanceof Verification.Valid;
+    }
+
+    @Test
+    void aTokenAddedToTheFileIsAcceptedAndOneRemovedIsRefusedWithoutARestart() throws Exception {
+        Path file = write("tokens", "old-token\n");
+        try (var tokens = watch(file)) {
+            assertTrue(accepts(tokens, "old-token"));
+            Path replacement = write("tokens.new", "ci:new-token\n");
+            Files.move(replacement, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            assertTrue(Poll.until(Duration.ofSeconds(5), CHECK_EVERY, () -> accepts(tokens, "new-token")),
+                    "the new token is accepted");
+            assertEquals("ci", assertInstanceOf(Verification.Valid.class, tokens.verify("new-token")).principal());
+            assertInstanceOf(Verification.Invalid.class, tokens.verify("old-token"));
+        }
+    }
+
+    @Test
+    void aChangedFileThatIsRefusedLeavesTheTokensInUse() throws Exception {
+        Path file = write("tokens", "kept-token\n");
+        try (var tokens = watch(file)) {
+            Files.move(write("tokens.bad", "not a token!\nsecond-token\n"), file,
+                    StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            awaitReads(2);
+            assertTrue(accepts(tokens, "kept-token"), "the refused file changed nothing");
+            assertInstanceOf(Verification.Invalid.class, tokens.verify("second-token"));
+        }
+    }
+
+    @Test
+    void aFileMadeReadableByOthersIsRefusedAndTheTokensStay() throws Exception {
+        Path file = write("tokens", "private-token\n");
+        try (var tokens = watch(file)) {
+            Path leaked = write("tokens.leaked", "private-token\nleaked-token\n");
+            Files.setPosixFilePermissions(leaked, PosixFilePermissions.fromString("rw-r--r--"));
+            Files.move(leaked, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            awaitReads(2);
+            assertInstanceOf(Verification.Invalid.class, tokens.verify("leaked-token"));
+            assertTrue(accepts(tokens, "private-token"));
+        }
+    }
+}
