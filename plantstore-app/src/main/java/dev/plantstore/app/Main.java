@@ -76,6 +76,14 @@ public final class Main {
         }
         List<Runnable> verifiersToClose = new ArrayList<>();
         List<TokenVerifier> accepted = new ArrayList<>();
+        // The identity provider's verifier first: it refuses what is not a JWT by its shape alone, while the static
+        // tokens' check hashes whatever it is given, and a JWT is then hashed once rather than twice.
+        if (options.oidcIssuer().isPresent()) {
+            var oidc = OidcTokenVerifier.start(options.oidcIssuer().get(), options.oidcAudience().orElseThrow(),
+                    Duration.ofSeconds(options.oidcClockSkewSeconds()));
+            verifiersToClose.add(oidc::close);
+            accepted.add(oidc);
+        }
         if (options.tokensFile().isPresent()) {
             var reloading = ReloadingTokens.watch(options.tokensFile().get(),
                     () -> staticTokens(Tokens.named(secrets.tokens(), options.tokensFile())),
@@ -84,12 +92,6 @@ public final class Main {
             accepted.add(reloading);
         } else if (!tokens.isEmpty()) {
             accepted.add(staticTokens(tokens));
-        }
-        if (options.oidcIssuer().isPresent()) {
-            var oidc = OidcTokenVerifier.start(options.oidcIssuer().get(), options.oidcAudience().orElseThrow(),
-                    Duration.ofSeconds(options.oidcClockSkewSeconds()));
-            verifiersToClose.add(oidc::close);
-            accepted.add(oidc);
         }
         TokenVerifier verifier = TokenVerifier.firstOf(accepted);
 

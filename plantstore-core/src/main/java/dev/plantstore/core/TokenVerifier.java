@@ -49,8 +49,9 @@ public interface TokenVerifier {
 
     /**
      * A verifier that asks each of {@code verifiers} in turn and answers with the first that finds the token valid;
-     * when none does, unavailable if one of them was, else invalid. Static tokens first, then an identity provider's,
-     * keeps the cheap check in front.
+     * when none does, unavailable if one of them was, else invalid. Put first the one that refuses other kinds of token
+     * most cheaply: an identity provider's verifier refuses what is not a JWT by its shape, where static tokens are
+     * compared by digest whatever they are given.
      *
      * @throws IllegalArgumentException when the list is empty
      */

@@ -140,7 +140,7 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
 
     @Override
     public Verification verify(String token) {
-        if (token == null) {
+        if (token == null || !hasThreeParts(token)) {
             return Verification.invalid();
         }
         Optional<Verification.Valid> remembered = verified.find(token);
@@ -193,6 +193,20 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
             System.getLogger(OidcTokenVerifier.class.getName()).log(System.Logger.Level.ERROR,
                     "refreshing the identity provider's keys failed unexpectedly", e);
         }
+    }
+
+    /**
+     * A signed JWT is three parts joined by dots. Anything else is refused before its digest is taken, so that asking
+     * this verifier about another kind of token (a static one) costs almost nothing.
+     */
+    private static boolean hasThreeParts(String token) {
+        int dots = 0;
+        for (int i = 0; i < token.length(); i++) {
+            if (token.charAt(i) == '.' && ++dots > 2) {
+                return false;
+            }
+        }
+        return dots == 2;
     }
 
     private static boolean isAccessTokenType(JOSEObjectType type) {

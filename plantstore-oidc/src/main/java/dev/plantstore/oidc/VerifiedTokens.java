@@ -21,6 +21,8 @@ final class VerifiedTokens {
 
     static final int CAPACITY = 10_000;
 
+    private static final MessageDigest SHA_256 = lookUpSha256();
+
     private record Entry(Verification.Valid verification, Instant expiresAt) {
     }
 
@@ -62,8 +64,21 @@ final class VerifiedTokens {
     }
 
     private static ByteBuffer digest(String token) {
+        return ByteBuffer.wrap(newSha256().digest(token.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Looking SHA-256 up among the security providers costs more than hashing a token; copying a digest does not. */
+    private static MessageDigest newSha256() {
         try {
-            return ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            return lookUpSha256();
+        }
+    }
+
+    private static MessageDigest lookUpSha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform provides SHA-256", e);
         }
