@@ -21,7 +21,8 @@ final class VerifiedTokens {
 
     static final int CAPACITY = 10_000;
 
-    private static final MessageDigest SHA_256 = lookUpSha256();
+    /** Looking SHA-256 up among the security providers costs more than hashing a token: one per thread, reused. */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(VerifiedTokens::lookUpSha256);
 
     private record Entry(Verification.Valid verification, Instant expiresAt) {
     }
@@ -64,16 +65,9 @@ final class VerifiedTokens {
     }
 
     private static ByteBuffer digest(String token) {
-        return ByteBuffer.wrap(newSha256().digest(token.getBytes(StandardCharsets.UTF_8)));
-    }
-
-    /** Looking SHA-256 up among the security providers costs more than hashing a token; copying a digest does not. */
-    private static MessageDigest newSha256() {
-        try {
-            return (MessageDigest) SHA_256.clone();
-        } catch (CloneNotSupportedException e) {
-            return lookUpSha256();
-        }
+        MessageDigest sha256 = SHA_256.get();
+        sha256.reset();
+        return ByteBuffer.wrap(sha256.digest(token.getBytes(StandardCharsets.UTF_8)));
     }
 
     private static MessageDigest lookUpSha256() {
