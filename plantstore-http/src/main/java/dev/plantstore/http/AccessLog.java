@@ -56,7 +56,7 @@ final class AccessLog implements RequestLog {
             MDC.put(RequestIds.MDC_KEY, requestId);
         }
         MDC.put("method", request.getMethod());
-        MDC.put("route", route instanceof String template ? template : HttpMetrics.UNMATCHED);
+        MDC.put("route", route instanceof String template ? template : RouteTemplate.UNMATCHED);
         MDC.put("status", Integer.toString(response.getStatus()));
         MDC.put("durationMs", (tenthsOfMillis / 10) + "." + (tenthsOfMillis % 10));
         try {

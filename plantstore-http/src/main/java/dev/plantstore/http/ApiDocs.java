@@ -42,29 +42,31 @@ final class ApiDocs {
     private final byte[] page;
     private final byte[] init;
     private final String swaggerUiDirectory;
+    private final SecurityHeaders securityHeaders;
 
-    private ApiDocs(boolean health) {
+    private ApiDocs(boolean health, SecurityHeaders securityHeaders) {
         byte[] document = resource(ApiDocs.class, YAML_RESOURCE);
         yaml = health ? document : withoutHealthPaths(document);
         page = resource(ApiDocs.class, "docs/index.html");
         init = resource(ApiDocs.class, "docs/init.js");
         swaggerUiDirectory = "/META-INF/resources/webjars/swagger-ui/" + swaggerUiVersion() + "/";
+        this.securityHeaders = securityHeaders;
     }
 
     /**
      * The document and the page, read once: a missing resource fails here, at start, not on a request. The document
      * lists the health paths only if {@code health} says the application serves them.
      */
-    static ApiDocs load(boolean health) {
-        return new ApiDocs(health);
+    static ApiDocs load(boolean health, SecurityHeaders securityHeaders) {
+        return new ApiDocs(health, securityHeaders);
     }
 
     void mount(JavalinConfig config) {
-        AllowedMethods.get(config, "/openapi.yaml", ctx -> send(ctx, "application/yaml", yaml));
-        AllowedMethods.get(config, "/openapi.json", ctx -> send(ctx, Json.CONTENT_TYPE, json()));
-        AllowedMethods.get(config, "/docs", this::page);
-        AllowedMethods.get(config, "/docs/init.js", ctx -> send(ctx, "text/javascript", init));
-        AllowedMethods.get(config, "/docs/{file}", this::swaggerUiFile);
+        AllowedMethods.get(config, "/openapi.yaml", ctx -> send(ctx, "application/yaml", yaml), securityHeaders);
+        AllowedMethods.get(config, "/openapi.json", ctx -> send(ctx, Json.CONTENT_TYPE, json()), securityHeaders);
+        AllowedMethods.get(config, "/docs", this::page, securityHeaders);
+        AllowedMethods.get(config, "/docs/init.js", ctx -> send(ctx, "text/javascript", init), securityHeaders);
+        AllowedMethods.get(config, "/docs/{file}", this::swaggerUiFile, securityHeaders);
     }
 
     /**
@@ -101,8 +103,8 @@ final class ApiDocs {
         send(ctx, contentType, resource(ApiDocs.class, swaggerUiDirectory + file));
     }
 
-    private static void send(Context ctx, String contentType, byte[] body) {
-        ctx.header("X-Content-Type-Options", SecurityHeaders.CONTENT_TYPE_OPTIONS);
+    private void send(Context ctx, String contentType, byte[] body) {
+        securityHeaders.noSniff(ctx);
         ctx.contentType(contentType).result(body);
     }
 

@@ -56,13 +56,9 @@ final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactor
         this.admitted = admitted;
     }
 
-    /**
-     * A Jetty handler that reads the body of every request {@code admitted} accepts this way before calling
-     * {@code next} (null: set later).
-     */
-    static Handler.Wrapper around(Handler next, int maxBodyBytes, long minBytesPerSecond,
-                                  Predicate<Request> admitted) {
-        return new EagerContentHandler(next, new BodyBeforeHandler(maxBodyBytes, minBytesPerSecond, admitted));
+    /** A Jetty handler that reads the body of every request {@code admitted} accepts this way before its handler. */
+    static Handler.Wrapper handler(int maxBodyBytes, long minBytesPerSecond, Predicate<Request> admitted) {
+        return new EagerContentHandler(new BodyBeforeHandler(maxBodyBytes, minBytesPerSecond, admitted));
     }
 
     @Override

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What the standalone server allows a client connection, against slow, stalled and too many clients:
+ * What the standalone server, or an application that mounts the API with
+ * {@link PlantStoreApi#mount(io.javalin.config.JavalinConfig, ClientLimits)}, allows a client connection, against
+ * slow, stalled and too many clients:
  *
  * <ul>
  *   <li>{@code idleTimeout}: a connection on which nothing arrives this long is closed (a request body cut off

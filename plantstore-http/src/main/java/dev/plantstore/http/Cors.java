@@ -20,11 +20,12 @@ final class Cors implements Handler {
 
     private final Set<String> origins;
     private final String methods;
-    private final SecurityHeaders securityHeaders = new SecurityHeaders();
+    private final SecurityHeaders securityHeaders;
 
-    Cors(Set<String> origins, HandlerType method) {
+    Cors(Set<String> origins, HandlerType method, SecurityHeaders securityHeaders) {
         this.origins = Set.copyOf(origins);
         this.methods = method.name();
+        this.securityHeaders = securityHeaders;
     }
 
     /** An origin as browsers send it: scheme, host, optional port, nothing else; or {@code *} for any. */
@@ -47,8 +48,9 @@ final class Cors implements Handler {
             ctx.header("Access-Control-Allow-Methods", methods);
             ctx.header("Access-Control-Allow-Headers", "Authorization, Content-Type");
             ctx.header("Access-Control-Max-Age", "600");
-            // The API's own headers would be set after this handler, which a preflight ends.
-            securityHeaders.handle(ctx);
+            // The API's gate, which sets them on its paths when mounted, comes after this handler, which a preflight
+            // ends.
+            securityHeaders.onApiResponse(ctx);
             ctx.status(204).res().setContentType(null);
             ctx.skipRemainingHandlers();
         }

@@ -1,11 +1,13 @@
 package dev.plantstore.http;
 
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.RequestLogger;
-import io.javalin.router.Endpoint;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jetty.JettyConnectionMetrics;
+import io.micrometer.core.instrument.binder.jetty.JettyServerThreadPoolMetrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +15,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import org.eclipse.jetty.server.Server;
 
 /**
  * Counts and times every request the application routes, by method, route template and status
@@ -31,9 +35,6 @@ final class HttpMetrics implements RequestLogger {
     /** RFC 9110's methods and PATCH (RFC 5789); a label takes no other. */
     private static final Set<String> KNOWN_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT",
             "OPTIONS", "TRACE", "PATCH");
-
-    /** The route of a request no route matched: its raw path would give the label set one value per path tried. */
-    static final String UNMATCHED = "unmatched";
 
     /**
      * Bucket bounds a latency objective can be read from: an API answering in under a millisecond when well, the
@@ -59,7 +60,22 @@ final class HttpMetrics implements RequestLogger {
     private final Map<Integer, Counter> refusals;
     private final Map<BearerAuth.TokenRefusal, Counter> tokenRefusals;
 
-    HttpMetrics(MeterRegistry registry) {
+    /**
+     * Records the requests {@code config}'s application answers, and its Jetty server's connections and thread pool,
+     * in {@code registry}.
+     */
+    static void bind(JavalinConfig config, MeterRegistry registry) {
+        config.requestLogger.http(new HttpMetrics(registry));
+        // Javalin adds its connector after the server consumers run and fires this event before starting Jetty.
+        var server = new AtomicReference<Server>();
+        config.jetty.modifyServer(server::set);
+        config.events.serverStarting(() -> {
+            JettyConnectionMetrics.addToAllConnectors(server.get(), registry);
+            new JettyServerThreadPoolMetrics(server.get().getThreadPool(), List.of()).bindTo(registry);
+        });
+    }
+
+    private HttpMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.refusals = Map.copyOf(REFUSAL_REASONS.entrySet().stream().collect(Collectors.toMap(
                 Map.Entry::getKey,
@@ -82,7 +98,7 @@ final class HttpMetrics implements RequestLogger {
     @Override
     public void handle(Context ctx, Float millis) {
         int status = ctx.statusCode();
-        timers.computeIfAbsent(new Series(method(ctx), route(ctx), status), this::timer)
+        timers.computeIfAbsent(new Series(method(ctx), RouteTemplate.of(ctx), status), this::timer)
                 .record(Math.round(millis * 1_000_000.0), TimeUnit.NANOSECONDS);
         Counter refused = refusals.get(status);
         if (refused != null) {
@@ -100,21 +116,6 @@ final class HttpMetrics implements RequestLogger {
     static String method(Context ctx) {
         String method = ctx.req().getMethod();
         return KNOWN_METHODS.contains(method) ? method : OTHER_METHOD;
-    }
-
-    /**
-     * The route template that served the request. Javalin names the matched route only once a before-handler lets the
-     * request through; one that stopped it (a 401) is labelled with that handler's pattern, such as
-     * {@code /plants/*}, which is still a template.
-     */
-    static String route(Context ctx) {
-        Endpoint endpoint = ctx.endpoints().matchedHttpEndpoint();
-        if (endpoint != null) {
-            return endpoint.path;
-        }
-        List<Endpoint> visited = ctx.endpoints().list();
-        String last = visited.isEmpty() ? "*" : visited.get(visited.size() - 1).path;
-        return last.equals("*") ? UNMATCHED : last;
     }
 
     private Timer timer(Series series) {

@@ -31,7 +31,7 @@ final class JsonErrorHandler extends ErrorHandler {
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
                                     Callback callback) {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, Json.CONTENT_TYPE);
-        response.getHeaders().put("X-Content-Type-Options", SecurityHeaders.CONTENT_TYPE_OPTIONS);
+        response.getHeaders().put(SecurityHeaders.CONTENT_TYPE_OPTIONS_HEADER, SecurityHeaders.CONTENT_TYPE_OPTIONS);
         if (!response.getHeaders().contains(RequestIds.HEADER)) {
             // Jetty refused the request before any handler ran, so no id was given yet.
             response.getHeaders().put(RequestIds.HEADER,

@@ -40,13 +40,13 @@ public final class ManagementPort {
     public static void protect(JavalinConfig config, String host) {
         Objects.requireNonNull(host, "null host");
         String ownName = host.toLowerCase(Locale.ROOT);
-        config.jetty.modifyHttpConfiguration(PlantStoreServer::strict);
+        config.jetty.modifyHttpConfiguration(Pipeline::strict);
         config.jetty.modifyServer(server -> {
             server.setErrorHandler(new JsonErrorHandler());
             server.insertHandler(new OwnHosts(ownName));
             server.insertHandler(new RequestIds());
         });
-        config.routes.before(new SecurityHeaders());
+        SecurityHeaders.onEveryPath().beforeEveryPath().ifPresent(config.routes::before);
         config.routes.exception(HttpResponseException.class,
                 (e, ctx) -> Json.respond(ctx, new ApiError(e.getStatus(), e.getStatus() == 404
                         ? "no such resource: " + ctx.method().name() + " " + ctx.path() : e.getMessage())));

@@ -1,27 +1,16 @@
 package dev.plantstore.http;
 
-import static dev.plantstore.http.GuardedHandler.guard;
-
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
-import io.javalin.http.HandlerType;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.jetty.JettyConnectionMetrics;
-import io.micrometer.core.instrument.binder.jetty.JettyServerThreadPoolMetrics;
 import java.util.Collection;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
-import java.util.function.Predicate;
-import org.eclipse.jetty.http.HttpMethod;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Server;
 
 /**
  * The Plant Store API, ready to mount onto a Javalin application you own:
@@ -34,23 +23,41 @@ import org.eclipse.jetty.server.Server;
  * }).start(8080);
  * }</pre>
  *
- * <p>{@link #mount} adds {@code POST /plants}, {@code DELETE /plants/{id}}, a 405 with an {@code Allow} header for
- * every other method on those paths, an {@code X-Request-Id} on every response of the server (see below), a
- * bearer-token before-handler on {@code /plants} and everything under it, the {@link Health} routes
- * ({@code /health}, {@code /health/ready}, {@code /health/live}) unless {@link #withHealth} turns them off, the
- * OpenAPI document and Swagger UI unless {@link #withDocs} turns them off, and CORS for the origins
- * {@link #withCorsOrigins} lists.
- * It installs no global exception or error handler: every response of its routes, errors included, is written by the
- * routes themselves as the interface's Error body; a {@link dev.plantstore.core.StoreUnavailableException} from the
- * store is a 503.
+ * <p>What {@link #mount(JavalinConfig)} adds, on the API's own paths: {@code POST /plants} and
+ * {@code DELETE /plants/{id}}, a 405 with an {@code Allow} header for every other method on the paths it serves, a
+ * bearer-token before-handler on {@code /plants} and everything under it (it judges a request's credentials once),
+ * {@code Cache-Control: no-store} and {@code X-Content-Type-Options: nosniff} on the API's responses, the
+ * {@link Health} routes ({@code /health}, {@code /health/ready}, {@code /health/live}) unless {@link #withHealth}
+ * turns them off, the OpenAPI document and Swagger UI unless {@link #withDocs} turns them off, CORS for the origins
+ * {@link #withCorsOrigins} lists, and metrics when {@link #withMetrics} names a registry. Every response of its routes,
+ * errors included, is written by the routes themselves as the interface's Error body; a
+ * {@link dev.plantstore.core.StoreUnavailableException} from the store is a 503.
  *
- * <p>Every request gets an id: its {@code X-Request-Id} header when that is 1 to 128 visible ASCII characters, else a
- * generated one. The id is sent back in {@code X-Request-Id}, is in the SLF4J MDC under {@code requestId} while the
- * request is served (for a log pattern's {@code %X{requestId}}), and is the reference a 500 gives. {@link #mount}
- * installs this as a Jetty handler around the whole server, so call it after replacing the server's handler, if you
- * do. Inside it, a second one refuses with 400 any request carrying a method-override header
- * ({@code X-HTTP-Method-Override} and the like), on every path: Javalin would route such a request by the header
- * rather than by its request line, past a proxy that filters by method. Immutable and thread-safe.
+ * <p>Around the whole server, on every path, yours included, it installs two Jetty handlers. Every request gets an
+ * id: its {@code X-Request-Id} header when that is 1 to 128 visible ASCII characters, else a generated one. The id is
+ * sent back in {@code X-Request-Id}, is in the SLF4J MDC under {@code requestId} while the request is served (for a
+ * log pattern's {@code %X{requestId}}), and is the reference a 500 gives. Inside it, the second refuses with 400 any
+ * request carrying a method-override header ({@code X-HTTP-Method-Override} and the like): Javalin would route such a
+ * request by the header rather than by its request line, past a proxy that filters by method. Because they wrap the
+ * server's handler, call {@code mount} after replacing it, if you do. Nothing else is global: no exception or error
+ * handler, no request log, no connection settings.
+ *
+ * <p>What only {@link PlantStoreServer}, the API on a server of its own, adds:
+ * <ul>
+ *   <li>protections against slow, stalled and too many clients ({@link ClientLimits}): strict HTTP/1.1 parsing, a
+ *       connection cap, a header time-out, the idle time-out, a create's body read ahead without holding a thread and
+ *       cut off below a minimum rate, and 501 for a transfer coding other than chunked.
+ *       {@link #mount(JavalinConfig, ClientLimits)} gives your server these too, for all of its connections and
+ *       routes;</li>
+ *   <li>its way of answering what is not the API's: the security headers and an Error body on every path (a 404 for
+ *       a path nothing serves, Jetty's own refusals of a malformed request, an exception escaping any handler), no
+ *       {@code Server} header;</li>
+ *   <li>one access line per exchange;</li>
+ *   <li>a graceful stop: requests in flight finish, idle connections close at once, and {@link PlantStoreServer#drain}
+ *       turns readiness down first.</li>
+ * </ul>
+ * The last three are not offered to a mounting application: it has its own error pages, log and life cycle, which
+ * the API would otherwise override. Immutable and thread-safe.
  */
 public final class PlantStoreApi {
 
@@ -65,9 +72,6 @@ public final class PlantStoreApi {
 
     /** The scope a token must grant to delete plants unless {@link #withScopes} says otherwise. */
     public static final String DEFAULT_DELETE_SCOPE = "plants:delete";
-
-    private static final String COLLECTION = "/plants";
-    private static final String ITEM = "/plants/{id}";
 
     private final PlantStore store;
     private final TokenVerifier verifier;
@@ -214,75 +218,56 @@ public final class PlantStoreApi {
         return store;
     }
 
+    TokenVerifier verifier() {
+        return verifier;
+    }
+
     int maxBodyBytes() {
         return maxBodyBytes;
     }
 
-    /** Adds the API's routes and its authentication to {@code config}. Call once per application. */
-    public void mount(JavalinConfig config) {
-        install(config);
+    boolean docs() {
+        return docs;
+    }
+
+    Set<String> corsOrigins() {
+        return corsOrigins;
+    }
+
+    int authFailureLimit() {
+        return authFailureLimit;
+    }
+
+    /** The registry the metrics go to; Micrometer's classes are touched only where this is present. */
+    Optional<MeterRegistry> metrics() {
+        return metrics;
+    }
+
+    Optional<BooleanSupplier> readiness() {
+        return readiness;
+    }
+
+    BearerAuth.Scopes scopes() {
+        return scopes;
     }
 
     /**
-     * As {@link #mount}, and answers which requests' bodies the standalone server may read ahead: a create whose
-     * credentials the API admits. It asks the same authentication the routes ask, which decides once per request.
+     * Adds the API to the application {@code config} builds: its routes and their authentication, and the two Jetty
+     * handlers it needs around the whole server (request ids, the refusal of method overrides). Call once per
+     * application, after replacing the server's handler if you do.
      */
-    Predicate<Request> install(JavalinConfig config) {
-        // Outermost, so that the id is set for the whole exchange: the routes, an error response, the request log.
-        config.jetty.modifyServer(server -> {
-            server.insertHandler(new MethodOverrides());
-            server.insertHandler(new RequestIds());
-        });
-        if (!corsOrigins.isEmpty()) {
-            config.routes.before(COLLECTION, new Cors(corsOrigins, HandlerType.POST));
-            config.routes.before(COLLECTION + "/*", new Cors(corsOrigins, HandlerType.DELETE));
-            config.routes.before("/openapi.json", new Cors(corsOrigins, HandlerType.GET));
-            config.routes.before("/openapi.yaml", new Cors(corsOrigins, HandlerType.GET));
-        }
-        Optional<AuthFailureLimiter> limiter = authFailureLimit == 0
-                ? Optional.empty()
-                : Optional.of(new AuthFailureLimiter(authFailureLimit, System::nanoTime));
-        // One before-handler per path, not one per concern: Javalin matches each against the path on every request.
-        var securityHeaders = new SecurityHeaders();
-        var auth = new BearerAuth(verifier, limiter, scopes);
-        var gate = guard(ctx -> {
-            securityHeaders.handle(ctx);
-            auth.handle(ctx);
-        });
-        config.routes.before(COLLECTION, gate);
-        config.routes.before(COLLECTION + "/*", gate);
-
-        metrics.ifPresent(registry -> recordMetrics(config, registry));
-        var routes = new PlantRoutes(metrics.<PlantStore>map(registry -> new MeteredPlantStore(store, registry))
-                .orElse(store), maxBodyBytes);
-        AllowedMethods.only(config, COLLECTION, HandlerType.POST, guard(routes::create));
-        AllowedMethods.only(config, ITEM, HandlerType.DELETE, guard(routes::delete));
-        readiness.ifPresent(ready -> Health.mount(config, ready));
-        if (docs) {
-            ApiDocs.load(readiness.isPresent()).mount(config);
-        }
-        return request -> isCreate(request) && auth.decisionFor(request) instanceof BearerAuth.Admitted;
+    public void mount(JavalinConfig config) {
+        Pipeline.mount(this, config, Optional.empty());
     }
 
-    /** {@code POST /plants}, the one route that takes a body; Javalin also routes {@code /plants/} to it. */
-    private static boolean isCreate(Request request) {
-        if (!HttpMethod.POST.is(request.getMethod())) {
-            return false;
-        }
-        String path = Request.getPathInContext(request);
-        return path.startsWith(COLLECTION)
-                && (path.length() == COLLECTION.length() || path.length() == COLLECTION.length() + 1
-                        && path.charAt(COLLECTION.length()) == '/');
-    }
-
-    private static void recordMetrics(JavalinConfig config, MeterRegistry registry) {
-        config.requestLogger.http(new HttpMetrics(registry));
-        // Javalin adds its connector after the server consumers run and fires this event before starting Jetty.
-        var server = new AtomicReference<Server>();
-        config.jetty.modifyServer(server::set);
-        config.events.serverStarting(() -> {
-            JettyConnectionMetrics.addToAllConnectors(server.get(), registry);
-            new JettyServerThreadPoolMetrics(server.get().getThreadPool(), List.of()).bindTo(registry);
-        });
+    /**
+     * As {@link #mount(JavalinConfig)}, with the standalone server's protections against slow, stalled and too many
+     * clients, for the whole server: strict HTTP/1.1 parsing, {@code limits} on connections (their number, idle time,
+     * the time to send a request's head), a create's body read ahead without a thread at the minimum rate, and 501 for
+     * a transfer coding other than chunked. They apply to every connection and route of the application, yours
+     * included: call this instead of the other {@code mount} only when your server has no such settings of its own.
+     */
+    public void mount(JavalinConfig config, ClientLimits limits) {
+        Pipeline.mount(this, config, Optional.of(Objects.requireNonNull(limits, "null limits")));
     }
 }

@@ -1,9 +1,6 @@
 package dev.plantstore.http;
 
-import dev.plantstore.core.ApiError;
 import io.javalin.Javalin;
-import io.javalin.http.Context;
-import io.javalin.http.HttpResponseException;
 import io.javalin.util.JavalinBindException;
 import io.javalin.util.JavalinException;
 import java.io.IOException;
@@ -15,14 +12,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
-import java.util.function.Predicate;
-import org.eclipse.jetty.http.HttpCompliance;
-import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.NetworkConnectionLimit;
 
 /**
  * The Plant Store API as a standalone server. Besides the API it answers the {@link Health} routes without
@@ -30,7 +21,9 @@ import org.eclipse.jetty.server.NetworkConnectionLimit;
  * {@code {"status":"UP"}}, or 503 {@code {"status":"DOWN"}} while the store cannot be reached or after
  * {@link #drain()}),
  * gives every other path a 404 Error body, logs one access line per request (never its headers), and on
- * {@link #close()} stops accepting connections while letting requests in flight finish.
+ * {@link #close()} stops accepting connections while letting requests in flight finish. It also puts
+ * {@link ClientLimits} on client connections. {@link PlantStoreApi} says what this adds to what
+ * {@link PlantStoreApi#mount} gives an application of your own.
  *
  * <pre>{@code
  * try (var server = PlantStoreServer.start(api, "127.0.0.1", 0)) {
@@ -104,10 +97,8 @@ public final class PlantStoreServer implements AutoCloseable {
         } catch (JavalinException e) {
             throw new IllegalStateException("the server did not start", e.getCause());
         }
-        // Javalin creates its connector on start; connections from here on get the time-outs.
         for (Connector connector : app.jettyServer().server().getConnectors()) {
             if (connector instanceof AbstractConnector timed) {
-                timed.setIdleTimeout(limits.idleTimeout().toMillis());
                 // While stopping, Jetty cuts every connection silent for this long (1 s by default), which would cut
                 // a request in flight whose body pauses. Half the stop timeout lets a body pause for seconds and
                 // still leaves the stop time to end cleanly: a connection that never sent a request waits this long
@@ -137,57 +128,8 @@ public final class PlantStoreServer implements AutoCloseable {
         return Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
-            config.jetty.modifyHttpConfiguration(http -> {
-                http.setSendServerVersion(false);
-                http.setSendXPoweredBy(false);
-                strict(http);
-            });
-            config.jetty.modifyServer(server -> {
-                // The handler chain is built after the API is mounted, below; Javalin's default StatisticsHandler
-                // would be read by nobody.
-                server.setHandler((Handler) null);
-                server.addBean(new NetworkConnectionLimit(limits.maxConnections(), server));
-                server.setStopTimeout(stopTimeout.toMillis());
-                server.setErrorHandler(new JsonErrorHandler());
-                server.setRequestLog(new AccessLog());
-                server.addBean(new HeaderTimeout(server, limits.headerTimeout()));
-            });
-
-            config.routes.before(new SecurityHeaders());
-            Predicate<org.eclipse.jetty.server.Request> readAhead = api.withReadiness(ready).install(config);
-            config.jetty.modifyServer(server -> {
-                // Outermost, the graceful stop counts a request in flight from its headers on, while its body still
-                // arrives. Then a body in a transfer coding the server does not read is refused before anything reads
-                // it, and a create's body is read without holding a thread, before the API's handlers (its request
-                // id among them) run on the thread Javalin's blocking code needs. Javalin nests itself innermost.
-                var graceful = new GracefulStopHandler();
-                var transferCodings = new TransferCodings();
-                transferCodings.setHandler(BodyBeforeHandler.around(server.getHandler(), api.maxBodyBytes(),
-                        limits.minBodyBytesPerSecond(), readAhead));
-                graceful.setHandler(transferCodings);
-                server.setHandler(graceful);
-            });
-            config.requestLogger.http((ctx, millis) ->
-                    ctx.req().setAttribute(AccessLog.ROUTE_ATTRIBUTE, HttpMetrics.route(ctx)));
-            config.routes.exception(HttpResponseException.class,
-                    (e, ctx) -> Json.respond(ctx, new ApiError(e.getStatus(), describe(e, ctx))));
-            config.routes.exception(Exception.class, (e, ctx) -> GuardedHandler.respondInternalError(ctx, e));
+            Pipeline.standalone(api.withReadiness(ready), config, limits, stopTimeout);
         });
-    }
-
-    /**
-     * RFC 9112 as written: Jetty's RFC 9110 mode still lets a bare LF end a header line, which a proxy in front may
-     * read as part of the line, and so see other headers than the server does. Jetty's default URI compliance refuses
-     * ambiguous paths (an encoded slash, encoded dot segments) that Javalin's legacy setting lets through.
-     */
-    static void strict(HttpConfiguration http) {
-        http.setHttpCompliance(HttpCompliance.RFC9110.without("RFC9110_CRLF",
-                HttpCompliance.Violation.LF_HEADER_TERMINATION));
-        http.setUriCompliance(UriCompliance.DEFAULT);
-    }
-
-    private static String describe(HttpResponseException e, Context ctx) {
-        return e.getStatus() == 404 ? "no such resource: " + ctx.method().name() + " " + ctx.path() : e.getMessage();
     }
 
     /** The port the server listens on. */
