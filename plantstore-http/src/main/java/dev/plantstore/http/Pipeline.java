@@ -96,6 +96,12 @@ final class Pipeline {
 
     private static void build(PlantStoreApi api, JavalinConfig config, Optional<ClientLimits> limits,
                               Optional<Standalone> standalone) {
+        if (api.docs()) {
+            // Before anything is registered: a mount that fails leaves the configuration as it was.
+            OptionalLibrary.require("Serving the API's documents (/openapi.yaml, /openapi.json, /docs), on unless "
+                    + "withDocs(false),", "call withDocs(false)",
+                    OptionalLibrary.SWAGGER_UI, OptionalLibrary.JACKSON_YAML, OptionalLibrary.JACKSON_DATABIND);
+        }
         var securityHeaders = standalone.isPresent()
                 ? SecurityHeaders.onEveryPath()
                 : SecurityHeaders.onTheApisResponses();

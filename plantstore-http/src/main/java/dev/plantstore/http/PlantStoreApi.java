@@ -120,7 +120,10 @@ public final class PlantStoreApi {
 
     /**
      * A copy that does, or does not, serve the OpenAPI document ({@code GET /openapi.yaml}, {@code GET /openapi.json})
-     * and Swagger UI ({@code GET /docs}), none of which needs a token. They are served unless turned off here.
+     * and Swagger UI ({@code GET /docs}), none of which needs a token. They are served unless turned off here. They
+     * need two libraries that {@code plantstore-http} declares optional, {@code org.webjars:swagger-ui} and
+     * {@code com.fasterxml.jackson.dataformat:jackson-dataformat-yaml}: with the documents on, {@link #mount} fails if
+     * either is missing, and says which.
      */
     public PlantStoreApi withDocs(boolean docs) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness,
@@ -189,6 +192,8 @@ public final class PlantStoreApi {
      *       Micrometer's Jetty binders, for the server the API is mounted on.</li>
      * </ul>
      * JVM metrics are the application's to bind, with Micrometer's JVM binders. None are recorded by default.
+     * Micrometer ({@code io.micrometer:micrometer-core}) is a dependency that {@code plantstore-http} declares optional:
+     * an application with a registry to pass has it, and without metrics none of its classes is loaded.
      */
     public PlantStoreApi withMetrics(MeterRegistry registry) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit,
@@ -255,6 +260,8 @@ public final class PlantStoreApi {
      * Adds the API to the application {@code config} builds: its routes and their authentication, and the two Jetty
      * handlers it needs around the whole server (request ids, the refusal of method overrides). Call once per
      * application, after replacing the server's handler if you do.
+     *
+     * @throws IllegalStateException when the documents are on ({@link #withDocs}) and a library they need is missing
      */
     public void mount(JavalinConfig config) {
         Pipeline.mount(this, config, Optional.empty());
@@ -266,6 +273,8 @@ public final class PlantStoreApi {
      * the time to send a request's head), a create's body read ahead without a thread at the minimum rate, and 501 for
      * a transfer coding other than chunked. They apply to every connection and route of the application, yours
      * included: call this instead of the other {@code mount} only when your server has no such settings of its own.
+     *
+     * @throws IllegalStateException when the documents are on ({@link #withDocs}) and a library they need is missing
      */
     public void mount(JavalinConfig config, ClientLimits limits) {
         Pipeline.mount(this, config, Optional.of(Objects.requireNonNull(limits, "null limits")));

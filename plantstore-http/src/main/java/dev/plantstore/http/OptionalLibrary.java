@@ -1,0 +1,41 @@
+package dev.plantstore.http;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A library this module declares optional: an application has it only if it adds it, and the feature that needs it
+ * asks for it when switched on, so that a missing one is named at start rather than failing a request later.
+ *
+ * @param coordinates what an application adds to its dependencies, {@code groupId:artifactId}
+ * @param probe a resource the library's jar holds, looked for without loading any class of it
+ */
+record OptionalLibrary(String coordinates, String probe) {
+
+    static final OptionalLibrary SWAGGER_UI = new OptionalLibrary("org.webjars:swagger-ui",
+            "META-INF/maven/org.webjars/swagger-ui/pom.properties");
+    static final OptionalLibrary JACKSON_YAML = new OptionalLibrary(
+            "com.fasterxml.jackson.dataformat:jackson-dataformat-yaml",
+            "com/fasterxml/jackson/dataformat/yaml/YAMLMapper.class");
+    static final OptionalLibrary JACKSON_DATABIND = new OptionalLibrary("com.fasterxml.jackson.core:jackson-databind",
+            "com/fasterxml/jackson/databind/ObjectMapper.class");
+
+    boolean isPresent() {
+        return OptionalLibrary.class.getClassLoader().getResource(probe) != null;
+    }
+
+    /**
+     * Fails, naming every library of {@code needed} that is missing, what {@code feature} needs and how to do without.
+     *
+     * @throws IllegalStateException when one is missing
+     */
+    static void require(String feature, String withoutIt, OptionalLibrary... needed) {
+        List<String> missing = Stream.of(needed).filter(library -> !library.isPresent())
+                .map(OptionalLibrary::coordinates).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException(feature + " needs " + String.join(" and ", missing)
+                    + " on the class path, which plantstore-http declares optional: add "
+                    + (missing.size() == 1 ? "it" : "them") + " to your dependencies, or " + withoutIt);
+        }
+    }
+}
