@@ -10,8 +10,10 @@ public final class MountTheApi {
 
     /** Your Javalin application, with the Plant Store API mounted beside your own routes. */
     public static Javalin createApp(PlantStore store, String token) {
+        // The documents (/openapi.yaml, /docs) need two more dependencies; see "Metrics and the docs page".
         PlantStoreApi api = PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(token)))
-                .withMaxBodyBytes(16 * 1024);
+                .withMaxBodyBytes(16 * 1024)
+                .withDocs(false);
         return Javalin.create(config -> {
             api.mount(config);
             config.routes.get("/", ctx -> ctx.result("your own routes are untouched"));

@@ -21,7 +21,7 @@ class PlantStoreInATest {
 
     private final PlantStore store = PlantStore.inMemory();
     private final PlantStoreServer server = PlantStoreServer.start(
-            PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(TOKEN))), "127.0.0.1", 0);
+            PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(TOKEN))).withDocs(false), "127.0.0.1", 0);
     private final HttpClient client = HttpClient.newHttpClient();
 
     @AfterEach

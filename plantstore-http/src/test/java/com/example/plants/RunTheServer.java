@@ -15,7 +15,8 @@ public final class RunTheServer {
         // Closed in reverse order: the server stops first, then the store it was using.
         try (PlantStore store = PlantStore.inMemory();
              PlantStoreServer server = PlantStoreServer.start(
-                     PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(token))), "127.0.0.1", port)) {
+                     PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(token))).withDocs(false),
+                     "127.0.0.1", port)) {
             System.out.println("Plant Store listening on " + server.uri());
             Thread.currentThread().join();
         }

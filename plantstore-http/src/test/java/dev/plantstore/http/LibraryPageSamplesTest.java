@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.Element;
 import org.xml.sax.InputSource;
 
 /**
@@ -31,6 +32,9 @@ class LibraryPageSamplesTest {
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
 
     private static final Pattern XML_BLOCK = Pattern.compile("```xml\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern TEXT_BLOCK = Pattern.compile("```text\n(.*?)```", Pattern.DOTALL);
+    /** A dependency of plantstore-http in the tree: two levels deep, {@code groupId:artifactId:jar:version:scope}. */
+    private static final Pattern DIRECT_DEPENDENCY = Pattern.compile("^\\|  [+\\\\]- ([^:]+):([^:]+):", Pattern.MULTILINE);
 
     /** The page, with each XML element's line indented by two spaces however deep it is nested. */
     private static String librarySection() throws IOException {
@@ -83,6 +87,48 @@ class LibraryPageSamplesTest {
         String slf4j = pomValue("<slf4j.version>([^<]+)</slf4j.version>");
         assertTrue(section.contains("<artifactId>slf4j-simple</artifactId>\n  <version>" + slf4j + "</version>"),
                 "slf4j-simple " + slf4j);
+    }
+
+    @Test
+    void theOptionalLibrariesItNamesAreAtTheBuildsVersions() throws IOException {
+        String section = librarySection();
+        for (var library : List.of(List.of("swagger-ui", "swagger-ui.version"),
+                List.of("jackson-dataformat-yaml", "jackson.version"),
+                List.of("micrometer-registry-prometheus", "micrometer.version"))) {
+            String version = pomValue("<" + library.get(1).replace(".", "\\.") + ">([^<]+)<");
+            assertTrue(section.contains("<artifactId>" + library.get(0) + "</artifactId>\n  <version>" + version
+                    + "</version>"), library.get(0) + " " + version);
+        }
+    }
+
+    /**
+     * The dependency tree the page shows for its minimal pom lists, under plantstore-http, exactly what its pom
+     * declares neither optional nor for tests: a library added to plantstore-http without the page is caught here.
+     */
+    @Test
+    void theMinimalPomsTreeHasPlantstoreHttpsMandatoryDependencies() throws Exception {
+        Matcher block = TEXT_BLOCK.matcher(Files.readString(LIBRARY_PAGE));
+        assertTrue(block.find(), "the library page has no dependency tree");
+        var listed = new TreeSet<String>();
+        Matcher dependency = DIRECT_DEPENDENCY.matcher(block.group(1));
+        while (dependency.find()) {
+            listed.add(dependency.group(1) + ":" + dependency.group(2));
+        }
+        var declared = new TreeSet<String>();
+        var pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(Path.of("pom.xml").toFile());
+        var dependencies = pom.getElementsByTagName("dependency");
+        for (int i = 0; i < dependencies.getLength(); i++) {
+            var element = (Element) dependencies.item(i);
+            if (!childText(element, "scope").equals("test") && !childText(element, "optional").equals("true")) {
+                declared.add(childText(element, "groupId") + ":" + childText(element, "artifactId"));
+            }
+        }
+        assertEquals(declared, listed);
+    }
+
+    private static String childText(Element element, String name) {
+        var children = element.getElementsByTagName(name);
+        return children.getLength() == 0 ? "" : children.item(0).getTextContent().strip();
     }
 
     @Test
