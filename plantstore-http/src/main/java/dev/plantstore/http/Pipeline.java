@@ -60,8 +60,8 @@ import org.eclipse.jetty.server.Server;
  *      /health*, /openapi.*, /docs  M  Health and ApiDocs, unless turned off
  *  The answer
  *   11 Json writes each body; GuardedHandler turns what a route throws into an Error body (400 to 503, 500)
- *   12 exception mappers     S  an Error body for Javalin's own answers (404 for an unmatched path) and for
- *                               anything that escapes a handler of the host's
+ *   12 exception mappers     S  an Error body for Javalin's own answers (404 for an unmatched path), and a 500
+ *                               for anything else a handler throws
  *   13 request loggers       M  HttpMetrics, when metrics are on; S the route template for the access line
  *   14 AccessLog             S  Jetty's request log: one line per exchange, once the response is complete
  * </pre>
