@@ -115,6 +115,9 @@ public final class Main {
             store.close();
             throw new UsageException("--cors-origins: " + e.getMessage());
         }
+        if (options.oidcIssuer().isPresent()) {
+            api = api.withDocumentedIssuer(options.oidcIssuer().get());
+        }
         try {
             api = api.withScopes(options.createScope(), options.deleteScope());
         } catch (IllegalArgumentException e) {

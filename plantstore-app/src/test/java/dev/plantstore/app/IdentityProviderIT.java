@@ -76,6 +76,10 @@ class IdentityProviderIT {
                 assertEquals("Bearer realm=\"plantstore\", error=\"invalid_token\"",
                         foreign.headers().firstValue("WWW-Authenticate").orElseThrow());
             }
+            String document = HTTP.send(HttpRequest.newBuilder(jar.uri("/openapi.json")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(document.contains("\"openIdConnectUrl\":\"" + provider.issuer()
+                    + "/.well-known/openid-configuration\""), document);
             String metrics = HTTP.send(HttpRequest.newBuilder(jar.managementUri("/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             assertTrue(metrics.contains("plantstore_tokens_refused_total{reason=\"insufficient_scope\"} 1.0"), metrics);

@@ -11,7 +11,9 @@ import io.javalin.http.HttpStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -21,6 +23,7 @@ import java.util.Properties;
 final class ApiDocs {
 
     private static final String YAML_RESOURCE = "openapi.yaml";
+    private static final String OIDC_SCHEME = "identityProvider";
     private static final String SWAGGER_UI_PROPERTIES = "/META-INF/maven/org.webjars/swagger-ui/pom.properties";
 
     /** The files the docs page loads, and their content types; nothing else is served from the webjar. */
@@ -44,21 +47,26 @@ final class ApiDocs {
     private final String swaggerUiDirectory;
     private final SecurityHeaders securityHeaders;
 
-    private ApiDocs(boolean health, SecurityHeaders securityHeaders) {
+    private ApiDocs(boolean health, Optional<IdentityProvider> identityProvider, SecurityHeaders securityHeaders) {
         byte[] document = resource(ApiDocs.class, YAML_RESOURCE);
-        yaml = health ? document : withoutHealthPaths(document);
+        yaml = health && identityProvider.isEmpty() ? document : rewritten(document, health, identityProvider);
         page = resource(ApiDocs.class, "docs/index.html");
         init = resource(ApiDocs.class, "docs/init.js");
         swaggerUiDirectory = "/META-INF/resources/webjars/swagger-ui/" + swaggerUiVersion() + "/";
         this.securityHeaders = securityHeaders;
     }
 
+    /** An OpenID Connect issuer whose tokens grant {@code scopes}, for the document's security scheme. */
+    record IdentityProvider(URI issuer, BearerAuth.Scopes scopes) {
+    }
+
     /**
      * The document and the page, read once: a missing resource fails here, at start, not on a request. The document
-     * lists the health paths only if {@code health} says the application serves them.
+     * lists the health paths only if {@code health} says the application serves them, and names the identity
+     * provider's scheme and scopes if there is one.
      */
-    static ApiDocs load(boolean health, SecurityHeaders securityHeaders) {
-        return new ApiDocs(health, securityHeaders);
+    static ApiDocs load(boolean health, Optional<IdentityProvider> identityProvider, SecurityHeaders securityHeaders) {
+        return new ApiDocs(health, identityProvider, securityHeaders);
     }
 
     void mount(JavalinConfig config) {
@@ -117,16 +125,40 @@ final class ApiDocs {
         }
     }
 
-    /** The document re-written without its {@code /health} paths; comments and layout are not kept. */
-    private static byte[] withoutHealthPaths(byte[] yaml) {
+    /**
+     * The document re-written without its {@code /health} paths unless {@code health}, and with the identity
+     * provider's {@code openIdConnect} scheme as an alternative to the bearer scheme, each operation requiring its
+     * scope; comments and layout are not kept.
+     */
+    private static byte[] rewritten(byte[] yaml, boolean health, Optional<IdentityProvider> identityProvider) {
         try {
             var mapper = new YAMLMapper();
             JsonNode document = mapper.readTree(yaml);
-            ((ObjectNode) document.get("paths")).properties().removeIf(path -> path.getKey().startsWith("/health"));
+            ObjectNode paths = (ObjectNode) document.get("paths");
+            if (!health) {
+                paths.properties().removeIf(path -> path.getKey().startsWith("/health"));
+            }
+            identityProvider.ifPresent(provider -> {
+                ((ObjectNode) document.get("components").get("securitySchemes")).putObject(OIDC_SCHEME)
+                        .put("type", "openIdConnect")
+                        .put("openIdConnectUrl", provider.issuer().toString().replaceAll("/+$", "")
+                                + "/.well-known/openid-configuration")
+                        .put("description", "An access token (a JWT) from this identity provider, for the audience "
+                                + "the server is configured with; it must grant the operation's scope.");
+                requireScope((ObjectNode) paths.get("/plants").get("post"), provider.scopes().create());
+                requireScope((ObjectNode) paths.get("/plants/{id}").get("delete"), provider.scopes().delete());
+            });
             return mapper.writeValueAsBytes(document);
         } catch (IOException e) {
             throw new UncheckedIOException("the bundled openapi.yaml is not valid YAML", e);
         }
+    }
+
+    /** Either the configured bearer tokens, or the identity provider's token with {@code scope}. */
+    private static void requireScope(ObjectNode operation, String scope) {
+        var security = operation.putArray("security");
+        security.addObject().putArray("bearerAuth");
+        security.addObject().putArray(OIDC_SCHEME).add(scope);
     }
 
     private static String swaggerUiVersion() {

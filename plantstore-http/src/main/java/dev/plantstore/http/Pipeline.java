@@ -161,7 +161,8 @@ final class Pipeline {
         AllowedMethods.only(config, ITEM, HandlerType.DELETE, guard(routes::delete), securityHeaders);
         api.readiness().ifPresent(ready -> Health.mount(config, ready, securityHeaders));
         if (api.docs()) {
-            ApiDocs.load(api.readiness().isPresent(), securityHeaders).mount(config);
+            ApiDocs.load(api.readiness().isPresent(), api.documentedIssuer()
+                    .map(issuer -> new ApiDocs.IdentityProvider(issuer, api.scopes())), securityHeaders).mount(config);
         }
 
         // Steps 12 to 14.

@@ -6,6 +6,7 @@ import dev.plantstore.core.Verification;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
 import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
@@ -76,7 +77,7 @@ public final class PlantStoreApi {
     private final PlantStore store;
     private final TokenVerifier verifier;
     private final int maxBodyBytes;
-    private final boolean docs;
+    private final Documents docs;
     private final Set<String> corsOrigins;
     private final int authFailureLimit;
     private final Optional<MeterRegistry> metrics;
@@ -84,7 +85,7 @@ public final class PlantStoreApi {
     private final Optional<BooleanSupplier> readiness;
     private final BearerAuth.Scopes scopes;
 
-    private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes, boolean docs,
+    private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes, Documents docs,
                           Set<String> corsOrigins, int authFailureLimit, Optional<MeterRegistry> metrics,
                           Optional<BooleanSupplier> readiness, BearerAuth.Scopes scopes) {
         this.store = Objects.requireNonNull(store, "null store");
@@ -107,7 +108,7 @@ public final class PlantStoreApi {
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
-        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, true, Set.of(), DEFAULT_AUTH_FAILURE_LIMIT,
+        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, new Documents(true, Optional.empty()), Set.of(), DEFAULT_AUTH_FAILURE_LIMIT,
                 Optional.empty(), Optional.of(store::isAvailable),
                 new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE));
     }
@@ -126,8 +127,23 @@ public final class PlantStoreApi {
      * either is missing, and says which.
      */
     public PlantStoreApi withDocs(boolean docs) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness,
+        return new PlantStoreApi(store, verifier, maxBodyBytes, new Documents(docs, this.docs.issuer()), corsOrigins, authFailureLimit, metrics, readiness,
                 scopes);
+    }
+
+    /**
+     * A copy whose OpenAPI document says that tokens also come from this OpenID Connect issuer: a security scheme of
+     * type {@code openIdConnect} at its discovery address, required with the create scope by the create and with the
+     * delete scope by the delete (see {@link #withScopes}). It changes the document only; the verifier decides which
+     * tokens are accepted.
+     */
+    public PlantStoreApi withDocumentedIssuer(URI issuer) {
+        return new PlantStoreApi(store, verifier, maxBodyBytes, new Documents(docs.served(), Optional.of(issuer)),
+                corsOrigins, authFailureLimit, metrics, readiness, scopes);
+    }
+
+    /** Whether the documents are served, and the identity provider they name. */
+    private record Documents(boolean served, Optional<URI> issuer) {
     }
 
     /**
@@ -232,7 +248,12 @@ public final class PlantStoreApi {
     }
 
     boolean docs() {
-        return docs;
+        return docs.served();
+    }
+
+    /** The identity provider the OpenAPI document names, if any. */
+    Optional<URI> documentedIssuer() {
+        return docs.issuer();
     }
 
     Set<String> corsOrigins() {

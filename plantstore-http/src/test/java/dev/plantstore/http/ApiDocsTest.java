@@ -32,6 +32,25 @@ class ApiDocsTest {
     }
 
     @Test
+    void withAnIssuerTheDocumentOffersItsTokensWithEachOperationsScope() {
+        var api = TestApi.api(store).withScopes("write", "remove")
+                .withDocumentedIssuer(java.net.URI.create("https://idp.example/realms/plants/"));
+        withServer(api, (server, client) -> {
+            var document = new YAMLMapper().readTree(client.get("/openapi.yaml").body().string());
+            assertEquals("openIdConnect", document.at("/components/securitySchemes/identityProvider/type").textValue());
+            assertEquals("https://idp.example/realms/plants/.well-known/openid-configuration",
+                    document.at("/components/securitySchemes/identityProvider/openIdConnectUrl").textValue());
+            var create = document.at("/paths/~1plants/post/security");
+            assertTrue(create.get(0).get("bearerAuth").isEmpty());
+            assertEquals("write", create.get(1).get("identityProvider").get(0).textValue());
+            var delete = document.at("/paths/~1plants~1{id}/delete/security");
+            assertEquals("remove", delete.get(1).get("identityProvider").get(0).textValue());
+            assertEquals(new YAMLMapper().readTree(ApiDocsResource.yaml()).at("/paths/~1health"),
+                    document.at("/paths/~1health"), "the rest is unchanged");
+        });
+    }
+
+    @Test
     void theDocumentDescribesVersion100MitAndBearerOnBothOperations() throws Exception {
         var document = new YAMLMapper().readTree(ApiDocsResource.yaml());
         assertEquals("Plant Store", document.at("/info/title").textValue());
