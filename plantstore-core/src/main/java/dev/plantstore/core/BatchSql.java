@@ -62,9 +62,10 @@ abstract sealed class BatchSql permits PostgresBatchSql, StandardBatchSql {
      * In one transaction: makes every other writer of these ids wait, reads what {@code sortedIds} hold, applies
      * {@code ops} in order and commits. Returns what the ids held before; an id with no plant is absent from the map.
      * Taking the locks in ascending order in every transaction is what keeps two instances from each holding what the
-     * other waits for.
+     * other waits for. The events the writes record are written through {@code events}.
      */
-    abstract Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops) throws SQLException;
+    abstract Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops, EventSql.Batch events)
+            throws SQLException;
 
     /** Makes other writers of {@code sortedIds} wait for this transaction, then reads what they hold. */
     abstract Map<Long, Plant> lockAndRead(Connection connection, long[] sortedIds) throws SQLException;

@@ -3,8 +3,7 @@ package dev.plantstore.core;
 import java.util.Optional;
 
 /**
- * A store that records events, with the delivery that sends them: a write that took effect wakes the delivery, and
- * closing the store stops the delivery first. Reads and the health check are the store's alone, so a receiver that is
+ * A store that records events, with the delivery that sends them: closing the store stops the delivery first. Reads and the health check are the store's alone, so a receiver that is
  * down never makes the store look unavailable.
  */
 final class DeliveringPlantStore implements PlantStore {
@@ -19,20 +18,12 @@ final class DeliveringPlantStore implements PlantStore {
 
     @Override
     public CreateResult create(NewPlant plant) {
-        CreateResult result = store.create(plant);
-        if (result instanceof CreateResult.Created) {
-            delivery.wake();
-        }
-        return result;
+        return store.create(plant);
     }
 
     @Override
     public boolean delete(long id) {
-        boolean removed = store.delete(id);
-        if (removed) {
-            delivery.wake();
-        }
-        return removed;
+        return store.delete(id);
     }
 
     @Override

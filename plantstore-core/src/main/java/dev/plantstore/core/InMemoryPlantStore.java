@@ -52,6 +52,7 @@ final class InMemoryPlantStore implements PlantStore {
             return put(newPlant);
         }
         synchronized (eventLock(newPlant.id())) {
+            outbox.ensureRoom();
             CreateResult result = put(newPlant);
             if (result instanceof CreateResult.Created created) {
                 outbox.record(PlantEvent.CREATED, newPlant.id(), created.plant());
@@ -77,6 +78,7 @@ final class InMemoryPlantStore implements PlantStore {
             return plants.remove(id) != null;
         }
         synchronized (eventLock(id)) {
+            outbox.ensureRoom();
             boolean removed = plants.remove(id) != null;
             if (removed) {
                 outbox.record(PlantEvent.DELETED, id, null);

@@ -8,7 +8,9 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 
 /**
@@ -21,21 +23,40 @@ import javax.sql.DataSource;
  */
 final class JdbcOutbox implements Outbox {
 
-    private static final int PENDING = 0;
-    private static final int UNDELIVERABLE = 1;
+    static final int PENDING = 0;
+    static final int UNDELIVERABLE = 1;
 
-    private static final String CLAIM = "UPDATE webhook_outbox SET leased_until = ? WHERE seq IN ("
-            + "SELECT o.seq FROM webhook_outbox o WHERE o.receiver = ? AND o.state = " + PENDING
-            + " AND o.due_at <= ? AND o.leased_until <= ? AND NOT EXISTS (SELECT 1 FROM webhook_outbox e "
-            + "WHERE e.receiver = o.receiver AND e.plant_id = o.plant_id AND e.state = " + PENDING + " AND e.seq < o.seq) "
-            + "ORDER BY o.seq LIMIT ?%s) RETURNING seq, plant_id, type, name, tag, recorded_at, attempts";
+    /**
+     * The pending events a claim may take, from {@code seq > ?} on: due, not leased, each the earliest pending one of
+     * its plant id, in order. PostgreSQL's version is wrapped in {@code ARRAY(...)}: the driver prepares a statement
+     * on the server after five runs, and PostgreSQL's generic plan for {@code seq IN (... LIMIT $n)} joined the
+     * update to a scan of the whole table, which made a claim's cost grow with the backlog (715 ms a claim at 500,000
+     * pending events); an array of seqs is always looked up in the primary key.
+     */
+    private static final String CLAIMABLE = "SELECT o.seq FROM webhook_outbox o WHERE o.receiver = ? AND o.state = "
+            + PENDING + " AND o.seq > ? AND o.due_at <= ? AND o.leased_until <= ? AND NOT EXISTS (SELECT 1 FROM "
+            + "webhook_outbox e WHERE e.receiver = o.receiver AND e.plant_id = o.plant_id AND e.state = " + PENDING
+            + " AND e.seq < o.seq) ORDER BY o.seq LIMIT ?";
+    private static final String CLAIM_POSTGRES = "UPDATE webhook_outbox SET leased_until = ? WHERE seq = ANY (ARRAY("
+            + CLAIMABLE + " FOR UPDATE SKIP LOCKED)) RETURNING " + EventSql.EVENT_COLUMNS;
+    private static final String CLAIM_SQLITE = "UPDATE webhook_outbox SET leased_until = ? WHERE seq IN ("
+            + CLAIMABLE + ") RETURNING " + EventSql.EVENT_COLUMNS;
+
+    /** When an operator's redelivery started the event's retry period again; 0 while it runs from the write. */
+    private static final String RETRY_FROM = "retry_from BIGINT NOT NULL DEFAULT 0";
 
     private final DataSource dataSource;
-    private final String claim;
+    private final boolean postgres;
+    /**
+     * Per receiver, the last seq a claim took: the next claim starts after it, so that it does not walk again through
+     * the events in flight and the rows deleted since (on PostgreSQL, dead until vacuumed), and goes back to the start
+     * only when the rest of the table has too few.
+     */
+    private final Map<String, Long> claimedUpTo = new ConcurrentHashMap<>();
 
     private JdbcOutbox(DataSource dataSource, boolean postgres) {
         this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
-        this.claim = CLAIM.formatted(postgres ? " FOR UPDATE SKIP LOCKED" : "");
+        this.postgres = postgres;
     }
 
     static JdbcOutbox on(DataSource dataSource, Connection connection) throws SQLException {
@@ -48,63 +69,131 @@ final class JdbcOutbox implements Outbox {
 
     /**
      * Creates the table when missing. Every release that knows it creates it, and one that does not ignores it, so it
-     * needs no schema version of its own. The partial indexes serve the claim: pending events in order, and the
-     * earliest pending one of a plant id.
+     * needs no schema version of its own; a column added since is added to a table that lacks it. The partial indexes
+     * serve the claim: pending events in order, and the earliest pending one of a plant id.
      */
     static void ensureTable(Connection connection, Statement statement) throws SQLException {
-        String seq = isPostgres(connection) ? "seq BIGSERIAL PRIMARY KEY" : "seq INTEGER PRIMARY KEY AUTOINCREMENT";
+        boolean postgres = isPostgres(connection);
+        String seq = postgres ? "seq BIGSERIAL PRIMARY KEY" : "seq INTEGER PRIMARY KEY AUTOINCREMENT";
         statement.execute("CREATE TABLE IF NOT EXISTS webhook_outbox (" + seq + ", receiver TEXT NOT NULL, "
                 + "plant_id BIGINT NOT NULL, type TEXT NOT NULL, name TEXT, tag TEXT, recorded_at BIGINT NOT NULL, "
                 + "attempts INTEGER NOT NULL DEFAULT 0, due_at BIGINT NOT NULL DEFAULT 0, "
-                + "leased_until BIGINT NOT NULL DEFAULT 0, state INTEGER NOT NULL DEFAULT " + PENDING + ")");
+                + "leased_until BIGINT NOT NULL DEFAULT 0, state INTEGER NOT NULL DEFAULT " + PENDING + ", "
+                + RETRY_FROM + ")");
+        if (postgres) {
+            statement.execute("ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS " + RETRY_FROM);
+        } else if (!sqliteHasRetryFrom(statement)) {
+            statement.execute("ALTER TABLE webhook_outbox ADD COLUMN " + RETRY_FROM);
+        }
         statement.execute("CREATE INDEX IF NOT EXISTS webhook_outbox_pending ON webhook_outbox (receiver, seq) "
                 + "WHERE state = " + PENDING);
         statement.execute("CREATE INDEX IF NOT EXISTS webhook_outbox_pending_by_plant "
                 + "ON webhook_outbox (receiver, plant_id, seq) WHERE state = " + PENDING);
     }
 
-    @Override
-    public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(claim)) {
-            update.setLong(1, nowMillis + LEASE.toMillis());
-            update.setString(2, receiver);
-            update.setLong(3, nowMillis);
-            update.setLong(4, nowMillis);
-            update.setInt(5, max);
-            List<PlantEvent> claimed = new ArrayList<>();
-            try (ResultSet rows = update.executeQuery()) {
-                while (rows.next()) {
-                    String name = rows.getString(4);
-                    Plant plant = name == null ? null : new Plant(name, rows.getString(5));
-                    claimed.add(new PlantEvent(rows.getLong(1), receiver, rows.getLong(2), rows.getString(3), plant,
-                            rows.getLong(6), rows.getInt(7)));
+    private static boolean sqliteHasRetryFrom(Statement statement) throws SQLException {
+        try (ResultSet columns = statement.executeQuery("PRAGMA table_info(webhook_outbox)")) {
+            while (columns.next()) {
+                if ("retry_from".equals(columns.getString("name"))) {
+                    return true;
                 }
             }
+            return false;
+        }
+    }
+
+    @Override
+    public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
+        long after = claimedUpTo.getOrDefault(receiver, 0L);
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement update = connection.prepareStatement(postgres ? CLAIM_POSTGRES : CLAIM_SQLITE)) {
+            List<PlantEvent> claimed = claimAfter(update, receiver, nowMillis, max, after);
+            if (claimed.size() < max && after > 0) {
+                claimed.addAll(claimAfter(update, receiver, nowMillis, max - claimed.size(), 0));
+            }
             claimed.sort(Comparator.comparingLong(PlantEvent::seq));
+            claimedUpTo.put(receiver, claimed.size() < max ? 0L : claimed.get(claimed.size() - 1).seq());
             return claimed;
         } catch (SQLException e) {
             throw new StoreUnavailableException("the webhook outbox could not be read", e);
         }
     }
 
+    private static List<PlantEvent> claimAfter(PreparedStatement update, String receiver, long nowMillis, int max,
+                                               long after) throws SQLException {
+        update.setLong(1, nowMillis + LEASE.toMillis());
+        update.setString(2, receiver);
+        update.setLong(3, after);
+        update.setLong(4, nowMillis);
+        update.setLong(5, nowMillis);
+        update.setInt(6, max);
+        List<PlantEvent> claimed = new ArrayList<>();
+        try (ResultSet rows = update.executeQuery()) {
+            EventSql.readEvents(rows, claimed);
+        }
+        return claimed;
+    }
+
+    /** One statement on PostgreSQL, one transaction on SQLite, however many events. */
     @Override
     public void delivered(List<PlantEvent> events) {
         if (events.isEmpty()) {
             return;
         }
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement delete = connection.prepareStatement("DELETE FROM webhook_outbox WHERE seq = ?")) {
-            connection.setAutoCommit(false);
-            for (PlantEvent event : events) {
-                delete.setLong(1, event.seq());
-                delete.addBatch();
+        try (Connection connection = dataSource.getConnection()) {
+            if (postgres) {
+                try (PreparedStatement delete = connection.prepareStatement(
+                        "DELETE FROM webhook_outbox WHERE seq = ANY (?::bigint[])")) {
+                    delete.setArray(1, connection.createArrayOf("int8", seqs(events)));
+                    delete.executeUpdate();
+                }
+                return;
             }
-            delete.executeBatch();
-            connection.commit();
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM webhook_outbox WHERE seq = ?")) {
+                connection.setAutoCommit(false);
+                for (PlantEvent event : events) {
+                    delete.setLong(1, event.seq());
+                    delete.addBatch();
+                }
+                delete.executeBatch();
+                connection.commit();
+            }
         } catch (SQLException e) {
             throw new StoreUnavailableException("the webhook outbox could not be written", e);
         }
+    }
+
+    @Override
+    public void release(List<PlantEvent> events) {
+        if (events.isEmpty()) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            if (postgres) {
+                try (PreparedStatement release = connection.prepareStatement(
+                        "UPDATE webhook_outbox SET leased_until = 0 WHERE seq = ANY (?::bigint[])")) {
+                    release.setArray(1, connection.createArrayOf("int8", seqs(events)));
+                    release.executeUpdate();
+                }
+                return;
+            }
+            try (PreparedStatement release = connection.prepareStatement(
+                    "UPDATE webhook_outbox SET leased_until = 0 WHERE seq = ?")) {
+                connection.setAutoCommit(false);
+                for (PlantEvent event : events) {
+                    release.setLong(1, event.seq());
+                    release.addBatch();
+                }
+                release.executeBatch();
+                connection.commit();
+            }
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the webhook outbox could not be written", e);
+        }
+    }
+
+    private static Long[] seqs(List<PlantEvent> events) {
+        return events.stream().map(PlantEvent::seq).toArray(Long[]::new);
     }
 
     @Override
@@ -133,24 +222,30 @@ final class JdbcOutbox implements Outbox {
 
     @Override
     public Backlog backlog(String receiver) {
-        long[] row = countWhere("SELECT count(*), coalesce(min(recorded_at), 0) FROM webhook_outbox "
-                + "WHERE receiver = ? AND state = " + PENDING, receiver);
-        return new Backlog(row[0], row[1]);
+        return new Backlog(countWhere("SELECT count(*) FROM webhook_outbox WHERE receiver = ? AND state = " + PENDING,
+                receiver), oldestRecordedAt(receiver));
+    }
+
+    /** The earliest seq is the oldest event: a look at the head of the pending index, whatever the backlog. */
+    @Override
+    public long oldestRecordedAt(String receiver) {
+        return countWhere("SELECT coalesce((SELECT recorded_at FROM webhook_outbox WHERE receiver = ? AND state = "
+                + PENDING + " ORDER BY seq LIMIT 1), 0)", receiver);
     }
 
     @Override
     public long undeliverableCount(String receiver) {
-        return countWhere("SELECT count(*), 0 FROM webhook_outbox WHERE receiver = ? AND state = " + UNDELIVERABLE,
-                receiver)[0];
+        return countWhere("SELECT count(*) FROM webhook_outbox WHERE receiver = ? AND state = " + UNDELIVERABLE,
+                receiver);
     }
 
-    private long[] countWhere(String sql, String receiver) {
+    private long countWhere(String sql, String receiver) {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement select = connection.prepareStatement(sql)) {
             select.setString(1, receiver);
             try (ResultSet row = select.executeQuery()) {
                 row.next();
-                return new long[] {row.getLong(1), row.getLong(2)};
+                return row.getLong(1);
             }
         } catch (SQLException e) {
             throw new StoreUnavailableException("the webhook outbox could not be read", e);

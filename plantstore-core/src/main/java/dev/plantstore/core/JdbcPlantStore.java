@@ -29,6 +29,7 @@ final class JdbcPlantStore implements PlantStore {
 
     private final DataSource dataSource;
     private final Duration timeout;
+    private final EventSql events;
     private final BatchSql sql;
     private final JdbcOutbox outbox;
     private final GroupCommitWriter writer;
@@ -46,7 +47,8 @@ final class JdbcPlantStore implements PlantStore {
             throw new IllegalArgumentException("timeout must be positive");
         }
         Schema.ensure(dataSource);
-        this.sql = statementsFor(dataSource, (int) Math.max(1, timeout.toSeconds()), new EventSql(receivers));
+        this.events = new EventSql(receivers);
+        this.sql = statementsFor(dataSource, (int) Math.max(1, timeout.toSeconds()), events);
         this.outbox = outboxOn(dataSource);
         this.writer = new GroupCommitWriter(new Transactions(), timeout, listener);
     }
@@ -55,9 +57,13 @@ final class JdbcPlantStore implements PlantStore {
     private final class Transactions implements GroupCommitWriter.Transactions {
         @Override
         public Map<Long, Plant> commit(long[] sortedIds, List<BatchSql.Op> ops) throws SQLException {
+            EventSql.Batch batch = events.batch();
+            Map<Long, Plant> stored;
             try (Connection connection = dataSource.getConnection()) {
-                return sql.commit(connection, sortedIds, ops);
+                stored = sql.commit(connection, sortedIds, ops, batch);
             }
+            batch.committed();
+            return stored;
         }
 
         /** If a client has created a plant under {@link #PROBE_ID}, the probe leaves it alone and commits nothing. */
@@ -95,6 +101,11 @@ final class JdbcPlantStore implements PlantStore {
     /** Where the events this store records wait for delivery. */
     JdbcOutbox outbox() {
         return outbox;
+    }
+
+    /** From now on, the events each batch leases to this process go to {@code recorded} once committed. */
+    void handEventsTo(RecordedEvents recorded) {
+        events.handTo(recorded);
     }
 
     @Override

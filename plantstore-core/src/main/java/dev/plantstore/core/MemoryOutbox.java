@@ -10,9 +10,13 @@ import java.util.TreeMap;
 
 /**
  * The outbox of the in-memory store: in this process's memory like its plants, so the events still pending are lost
- * with them on exit. Events wait for a receiver that is down without bound, as the plants themselves do.
+ * with them on exit. At most {@value #CAPACITY} events wait per receiver: a write that would record one more is
+ * refused ({@link StoreUnavailableException}) and changes nothing, so that a receiver that is down cannot exhaust the
+ * heap and no acknowledged write goes without its event.
  */
 final class MemoryOutbox implements Outbox {
+
+    static final int CAPACITY = 100_000;
 
     private static final class Entry {
         final PlantEvent event;
@@ -27,22 +31,52 @@ final class MemoryOutbox implements Outbox {
 
     private final Map<String, TreeMap<Long, Entry>> pending = new HashMap<>();
     private final Map<String, List<PlantEvent>> undeliverable = new HashMap<>();
+    private final int capacity;
     private long lastSeq;
+    private volatile RecordedEvents recorded = RecordedEvents.NONE;
 
     MemoryOutbox(List<String> receivers) {
+        this(receivers, CAPACITY);
+    }
+
+    MemoryOutbox(List<String> receivers, int capacity) {
+        this.capacity = capacity;
         for (String receiver : receivers) {
             pending.put(receiver, new TreeMap<>());
             undeliverable.put(receiver, new ArrayList<>());
         }
     }
 
-    /** Records one event for every receiver; the caller holds the plant id's lock, so events of an id keep order. */
-    synchronized void record(String type, long plantId, Plant plant) {
-        long now = System.currentTimeMillis();
+    /**
+     * Refuses a write whose event would not fit: called before the write, under the plant id's lock, so a refused write
+     * changes nothing. Writes of other ids may pass at the same moment, so the bound holds to within a few events.
+     */
+    synchronized void ensureRoom() {
         for (var receiver : pending.entrySet()) {
-            long seq = ++lastSeq;
-            receiver.getValue().put(seq, new Entry(new PlantEvent(seq, receiver.getKey(), plantId, type, plant, now, 0)));
+            if (receiver.getValue().size() >= capacity) {
+                throw new StoreUnavailableException("the webhook events waiting for "
+                        + Webhooks.redacted(java.net.URI.create(receiver.getKey())) + " have reached the in-memory "
+                        + "store's limit of " + capacity);
+            }
         }
+    }
+
+    /** From now on, {@code recorded} hears of each event recorded, to claim it. */
+    void handEventsTo(RecordedEvents recorded) {
+        this.recorded = recorded;
+    }
+
+    /** Records one event for every receiver; the caller holds the plant id's lock, so events of an id keep order. */
+    void record(String type, long plantId, Plant plant) {
+        long now = System.currentTimeMillis();
+        synchronized (this) {
+            for (var receiver : pending.entrySet()) {
+                long seq = ++lastSeq;
+                receiver.getValue().put(seq,
+                        new Entry(new PlantEvent(seq, receiver.getKey(), plantId, type, plant, now, 0, 0, now)));
+            }
+        }
+        recorded.committed(List.of(), true);
     }
 
     @Override
@@ -58,7 +92,7 @@ final class MemoryOutbox implements Outbox {
                 entry.leasedUntilMillis = nowMillis + LEASE.toMillis();
                 PlantEvent event = entry.event;
                 claimed.add(new PlantEvent(event.seq(), receiver, event.plantId(), event.type(), event.plant(),
-                        event.recordedAtMillis(), entry.attempts));
+                        event.recordedAtMillis(), entry.attempts, entry.leasedUntilMillis, event.recordedAtMillis()));
             }
         }
         return claimed;
@@ -68,6 +102,16 @@ final class MemoryOutbox implements Outbox {
     public synchronized void delivered(List<PlantEvent> events) {
         for (PlantEvent event : events) {
             pending.get(event.receiver()).remove(event.seq());
+        }
+    }
+
+    @Override
+    public synchronized void release(List<PlantEvent> events) {
+        for (PlantEvent event : events) {
+            Entry entry = pending.get(event.receiver()).get(event.seq());
+            if (entry != null) {
+                entry.leasedUntilMillis = 0;
+            }
         }
     }
 
@@ -94,6 +138,12 @@ final class MemoryOutbox implements Outbox {
         TreeMap<Long, Entry> events = pending.get(receiver);
         long oldest = events.isEmpty() ? 0 : events.firstEntry().getValue().event.recordedAtMillis();
         return new Backlog(events.size(), oldest);
+    }
+
+    @Override
+    public synchronized long oldestRecordedAt(String receiver) {
+        TreeMap<Long, Entry> events = pending.get(receiver);
+        return events.isEmpty() ? 0 : events.firstEntry().getValue().event.recordedAtMillis();
     }
 
     @Override

@@ -30,6 +30,9 @@ interface Outbox {
     /** Removes these events: the receiver has them. */
     void delivered(List<PlantEvent> events);
 
+    /** Ends the lease of these events without counting an attempt: any claim may take them again. */
+    void release(List<PlantEvent> events);
+
     /** Keeps the event pending, counting the failed attempt, and due again at {@code atMillis}; ends its lease. */
     void retryAt(PlantEvent event, long atMillis);
 
@@ -37,6 +40,9 @@ interface Outbox {
     void undeliverable(PlantEvent event);
 
     Backlog backlog(String receiver);
+
+    /** When the oldest pending event of {@code receiver} was recorded (0 when there is none); cheap at any backlog. */
+    long oldestRecordedAt(String receiver);
 
     /** How many events of {@code receiver} have been given up on and are kept. */
     long undeliverableCount(String receiver);

@@ -7,9 +7,11 @@ package dev.plantstore.core;
  * @param plant            the plant created; null for a delete
  * @param recordedAtMillis when the write that it reports was committed
  * @param attempts         how many deliveries of it have failed so far
+ * @param leasedUntilMillis until when the process that holds it may send it without another taking it; 0 when free
+ * @param retryFromMillis  when its retry period began: its write, or an operator's redelivery since
  */
 record PlantEvent(long seq, String receiver, long plantId, String type, Plant plant, long recordedAtMillis,
-                  int attempts) {
+                  int attempts, long leasedUntilMillis, long retryFromMillis) {
 
     static final String CREATED = "plant.created";
     static final String DELETED = "plant.deleted";

@@ -54,11 +54,14 @@ public interface PlantStore extends AutoCloseable {
     /**
      * As {@link #inMemory()}, sending an event for each create that stores a plant and each delete that removes one
      * to {@code webhooks}' receivers. The events wait for delivery in memory too: those not yet delivered are lost on
-     * exit, and while a receiver is down they accumulate without bound.
+     * exit. At most 100,000 wait per receiver: past that, a write throws {@link StoreUnavailableException} and changes
+     * nothing, until the receiver has taken some.
      */
     static PlantStore inMemory(Webhooks webhooks) {
         var outbox = new MemoryOutbox(webhooks.receiverNames());
-        return new DeliveringPlantStore(new InMemoryPlantStore(outbox), WebhookDelivery.start(outbox, webhooks));
+        var delivery = WebhookDelivery.start(outbox, webhooks);
+        outbox.handEventsTo(delivery);
+        return new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
     }
 
     /**
@@ -108,7 +111,9 @@ public interface PlantStore extends AutoCloseable {
     static PlantStore jdbc(DataSource dataSource, Duration timeout, CommitListener listener, Webhooks webhooks) {
         var store = new JdbcPlantStore(dataSource, timeout, listener, webhooks.receiverNames());
         try {
-            return new DeliveringPlantStore(store, WebhookDelivery.start(store.outbox(), webhooks));
+            var delivery = WebhookDelivery.start(store.outbox(), webhooks);
+            store.handEventsTo(delivery);
+            return new DeliveringPlantStore(store, delivery);
         } catch (RuntimeException e) {
             store.close();
             throw e;

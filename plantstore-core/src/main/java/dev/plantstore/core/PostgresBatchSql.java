@@ -43,15 +43,18 @@ final class PostgresBatchSql extends BatchSql {
      * answers. So the batch costs one round trip, the commit included.
      */
     @Override
-    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops) throws SQLException {
+    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops, EventSql.Batch events)
+            throws SQLException {
         List<List<Op>> rounds = rounds(ops);
         connection.setAutoCommit(true);
         try (PreparedStatement batch = prepare(connection, LOCK_AND_READ + round.repeat(rounds.size()))) {
             int parameter = bindLockAndRead(connection, batch, sortedIds);
             for (List<Op> round : rounds) {
-                parameter = bindRound(connection, batch, parameter, round);
+                parameter = bindRound(connection, batch, parameter, round, events);
             }
-            return executeLockAndRead(batch);
+            Map<Long, Plant> stored = executeLockAndRead(batch);
+            events.readRemainingResults(batch);
+            return stored;
         }
     }
 
@@ -90,8 +93,8 @@ final class PostgresBatchSql extends BatchSql {
     }
 
     /** Binds one round's inserts (ids, names, tags) and deletes (ids); returns the next parameter's index. */
-    private int bindRound(Connection connection, PreparedStatement statement, int first, List<Op> round)
-            throws SQLException {
+    private static int bindRound(Connection connection, PreparedStatement statement, int first, List<Op> round,
+                                 EventSql.Batch events) throws SQLException {
         List<Long> insertIds = new ArrayList<>();
         List<String> names = new ArrayList<>();
         List<String> tags = new ArrayList<>();

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * SQLite and other databases: a statement per write, in submission order. SQLite lets one transaction write at a time and sees its own
- * snapshot, so the ids need no lock of their own; a write after another process changed the file fails rather
+ * SQLite and other databases: a statement per write, in submission order. SQLite lets one transaction write at a
+ * time and sees its own snapshot, so the ids need no lock of their own; a write after another process changed the file fails rather
  * than overwrite it.
  */
 final class StandardBatchSql extends BatchSql {
@@ -43,13 +43,14 @@ final class StandardBatchSql extends BatchSql {
     }
 
     @Override
-    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops) throws SQLException {
+    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops, EventSql.Batch events)
+            throws SQLException {
         connection.setAutoCommit(false);
         try {
             Map<Long, Plant> stored = lockAndRead(connection, sortedIds);
             try (PreparedStatement insert = prepare(connection, INSERT_IF_ABSENT);
                  PreparedStatement delete = prepare(connection, DELETE);
-                 EventSql.Recorder recorder = events.recorder(connection)) {
+                 EventSql.Batch.Recorder recorder = events.recorder(connection)) {
                 for (Op op : ops) {
                     if (op instanceof InsertIfAbsent added) {
                         insert.setLong(1, added.id());

@@ -7,50 +7,82 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.Queue;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Sends the outbox's events to their receivers: one worker thread per receiver, so a receiver that is slow or down
  * holds up only its own events, and never the store's writes or its health.
  *
- * <p>A worker claims a page of due events (each the earliest pending one of its plant id, so the events of an id
- * arrive in order while other ids go ahead), sends them at once, and reports each outcome to the outbox: a 2xx
- * within {@link Webhooks#ATTEMPT_TIMEOUT} removes the event; anything else keeps it for a retry after an exponential
- * back-off with jitter (1 s, 2 s, 4 s ... up to 5 minutes), until the event is older than the retry period, when it
- * is kept as undeliverable. While a receiver fails, its worker waits out the same back-off between attempts and sends
- * one event at a time, so a struggling receiver is not flooded; its first success sends pages again. Redirects are not
- * followed and response bodies are not read.
+ * <p>Events reach a worker two ways. The events a batch of this process recorded and leased to it arrive in memory
+ * as soon as the batch has committed ({@link RecordedEvents}), and are sent at once; their rows stay the durable
+ * record. Every other event (recorded by another instance, left by a restart, due for a retry, or recorded while the
+ * worker was not taking events in memory) is claimed from the outbox, each the earliest pending one of its plant id,
+ * so that the events of an id arrive in order while other ids go ahead. An event is recorded leased only when no
+ * earlier event of its plant is pending, so the two ways never reorder a plant's events.
+ *
+ * <p>At most {@value #IN_FLIGHT} requests are in flight to one receiver. A 2xx within {@link Webhooks#ATTEMPT_TIMEOUT}
+ * delivers an event; delivered events leave the outbox in batches. Anything else keeps the event for a retry after an
+ * exponential back-off with jitter (1 s, 2 s, 4 s ... up to 5 minutes), until the event is older than the retry
+ * period, when it is kept as undeliverable. While a receiver fails, its worker takes no events in memory, waits out the
+ * same back-off between attempts and sends one event at a time, so a struggling receiver is not flooded; its first
+ * success resumes full speed. Redirects are not followed and response bodies are not read.
  */
-final class WebhookDelivery implements AutoCloseable {
+final class WebhookDelivery implements AutoCloseable, RecordedEvents {
 
     private static final System.Logger LOG = System.getLogger(WebhookDelivery.class.getName());
 
-    static final int PAGE = 16;
+    /** Requests in flight to one receiver at most, and so the most events one claim takes. */
+    static final int IN_FLIGHT = 64;
+    /** Events recorded by this process that wait in memory for one receiver, at most. */
+    static final int WAITING_IN_MEMORY = 8_192;
+    /**
+     * An event that waited in memory longer than this shows the worker is behind: the receiver's events then go
+     * through the table, oldest first, until the worker has caught up.
+     */
+    private static final Duration LONGEST_WAIT_IN_MEMORY = Duration.ofSeconds(5);
     /** How often an idle worker looks for events that another instance recorded, or whose retry fell due. */
     private static final Duration IDLE_LOOK = Duration.ofSeconds(1);
-    private static final Duration BACKLOG_EVERY = Duration.ofSeconds(5);
+    private static final Duration OLDEST_EVERY = Duration.ofSeconds(1);
+    private static final Duration COUNT_EVERY = Duration.ofSeconds(5);
+    private static final Duration DELETE_EVERY = Duration.ofMillis(100);
+    private static final int DELETE_BATCH = 1_024;
 
     private final Outbox outbox;
     private final Webhooks webhooks;
     private final WebhookSigner signer;
+    private final ExecutorService executor;
     private final HttpClient client;
-    private final List<Worker> workers = new ArrayList<>();
+    private final Map<String, Worker> workers = new LinkedHashMap<>();
     private volatile boolean closed;
 
     private WebhookDelivery(Outbox outbox, Webhooks webhooks) {
         this.outbox = Objects.requireNonNull(outbox, "null outbox");
         this.webhooks = Objects.requireNonNull(webhooks, "null webhooks");
         this.signer = webhooks.signer();
+        // The client's default executor starts a thread per concurrent exchange: 64 in flight made 76 threads. Its
+        // work between the socket and the worker is short, and two threads keep up with it.
+        this.executor = Executors.newFixedThreadPool(2, runnable -> {
+            Thread thread = new Thread(runnable, "plantstore-webhook-client");
+            thread.setDaemon(true);
+            return thread;
+        });
         this.client = HttpClient.newBuilder()
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(Webhooks.ATTEMPT_TIMEOUT)
+                .executor(executor)
                 .build();
     }
 
@@ -58,37 +90,53 @@ final class WebhookDelivery implements AutoCloseable {
     static WebhookDelivery start(Outbox outbox, Webhooks webhooks) {
         var delivery = new WebhookDelivery(outbox, webhooks);
         for (URI receiver : webhooks.receivers()) {
-            Worker worker = delivery.new Worker(receiver);
-            delivery.workers.add(worker);
-            worker.thread.start();
+            delivery.workers.put(receiver.toString(), delivery.new Worker(receiver));
         }
+        delivery.workers.values().forEach(worker -> worker.thread.start());
         return delivery;
     }
 
-    /** A write took effect here: workers waiting for events look at once rather than at their next look. */
-    void wake() {
-        for (Worker worker : workers) {
+    @Override
+    public boolean admits(String receiver) {
+        Worker worker = workers.get(receiver);
+        return worker != null && worker.takesEventsInMemory && worker.waitingCount.get() < WAITING_IN_MEMORY;
+    }
+
+    @Override
+    public void committed(List<PlantEvent> leased, boolean othersRecorded) {
+        for (PlantEvent event : leased) {
+            Worker worker = workers.get(event.receiver());
+            if (worker != null) {
+                worker.waiting.add(event);
+                worker.waitingCount.incrementAndGet();
+            }
+        }
+        for (Worker worker : workers.values()) {
+            if (othersRecorded) {
+                worker.claimWanted = true;
+            }
             LockSupport.unpark(worker.thread);
         }
     }
 
     /**
-     * Stops the workers. Events in flight stay leased and are tried again once their lease ends, by this store's
-     * next run or another instance.
+     * Stops the workers. Delivered events leave the outbox; events in flight stay leased and are tried again once
+     * their lease ends, by this store's next run or another instance.
      */
     @Override
     public void close() {
         closed = true;
-        for (Worker worker : workers) {
+        for (Worker worker : workers.values()) {
             worker.thread.interrupt();
         }
-        for (Worker worker : workers) {
-            try {
+        try {
+            for (Worker worker : workers.values()) {
                 worker.thread.join(1_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            executor.shutdownNow();
         }
     }
 
@@ -101,8 +149,10 @@ final class WebhookDelivery implements AutoCloseable {
         return delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
     }
 
-    /** What one attempt came to; {@code reason} says why it failed, never with the response body. */
-    private record Attempt(PlantEvent event, boolean delivered, String reason) {
+    /**
+     * What one attempt came to, when it ended; {@code reason} says why it failed, never with the response body.
+     */
+    private record Attempt(PlantEvent event, boolean delivered, String reason, long endedAtMillis) {
     }
 
     private final class Worker {
@@ -111,11 +161,26 @@ final class WebhookDelivery implements AutoCloseable {
         private final String name;
         private final String shown;
         private final Thread thread;
+        /** Events this process recorded and leased, in the order their batches committed. */
+        private final Queue<PlantEvent> waiting = new ConcurrentLinkedQueue<>();
+        private final AtomicInteger waitingCount = new AtomicInteger();
+        private final Queue<Attempt> ended = new ConcurrentLinkedQueue<>();
+        private final AtomicInteger inFlight = new AtomicInteger();
+        private final List<PlantEvent> deliveredNotYetRemoved = new ArrayList<>();
+        /** False while the receiver fails or the worker is behind: events are then recorded for a claim. */
+        private volatile boolean takesEventsInMemory = true;
+        /** True while the outbox may hold claimable events: at start, and after others were recorded. */
+        private volatile boolean claimWanted = true;
+        private long nextLookMillis;
+        private long lastRemovalNanos = System.nanoTime();
         /** Rounds in a row in which every attempt failed; 0 while the receiver takes events. */
         private int failingRounds;
         private long failedAttempts;
         private String lastReason;
-        private long nextBacklogNanos = System.nanoTime();
+        private long nextAttemptWhileFailingMillis;
+        private long nextOldestNanos = System.nanoTime();
+        private long nextCountNanos = System.nanoTime();
+        private long pendingCount;
 
         Worker(URI receiver) {
             this.receiver = receiver;
@@ -134,7 +199,7 @@ final class WebhookDelivery implements AutoCloseable {
                     outboxFailures = 0;
                     pause(waitMillis);
                 } catch (InterruptedException e) {
-                    return;
+                    break;
                 } catch (RuntimeException e) {
                     outboxFailures++;
                     if (outboxFailures == 1) {
@@ -144,9 +209,22 @@ final class WebhookDelivery implements AutoCloseable {
                     try {
                         pause(backoffMillis(webhooks.firstRetry(), outboxFailures));
                     } catch (InterruptedException interrupted) {
-                        return;
+                        break;
                     }
                 }
+            }
+            stop();
+        }
+
+        /** What a graceful stop can still do: record what was delivered, and free the events not yet sent. */
+        private void stop() {
+            try {
+                settle(System.currentTimeMillis());
+                removeDelivered();
+                releaseWaiting();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "webhooks to " + shown + ": at stop, the outbox failed: "
+                        + e.getMessage());
             }
         }
 
@@ -159,38 +237,105 @@ final class WebhookDelivery implements AutoCloseable {
             }
         }
 
-        /** One round: claims due events and tries them; returns how long to wait before the next round. */
-        private long doRun() throws InterruptedException {
-            reportBacklog();
+        /** One turn: records what ended, then sends what it can; returns how long to wait for more to do. */
+        private long doRun() {
             long now = System.currentTimeMillis();
-            List<PlantEvent> page = outbox.claim(name, now, failingRounds > 0 ? 1 : PAGE);
-            if (page.isEmpty()) {
-                return failingRounds > 0 ? backoffMillis(webhooks.firstRetry(), failingRounds) : IDLE_LOOK.toMillis();
+            settle(now);
+            reportBacklog(now);
+            if (failingRounds > 0) {
+                return probe(now);
             }
-            List<CompletableFuture<Attempt>> sent = new ArrayList<>(page.size());
-            for (PlantEvent event : page) {
-                sent.add(send(event));
+            if (!takesEventsInMemory) {
+                releaseWaiting();
             }
-            List<PlantEvent> delivered = new ArrayList<>();
-            List<Attempt> failed = new ArrayList<>();
-            for (int i = 0; i < page.size(); i++) {
-                Attempt outcome = await(page.get(i), sent.get(i));
-                if (outcome.delivered()) {
-                    delivered.add(outcome.event());
-                } else {
-                    failed.add(outcome);
+            int free = IN_FLIGHT - inFlight.get();
+            // A claim costs a statement whatever it takes: it waits until half the requests are free, or all.
+            if ((free >= IN_FLIGHT / 2 || free == IN_FLIGHT) && (claimWanted || now >= nextLookMillis)) {
+                free -= claim(now, free);
+            }
+            while (takesEventsInMemory && free > 0) {
+                PlantEvent event = waiting.poll();
+                if (event == null) {
+                    break;
                 }
+                waitingCount.decrementAndGet();
+                if (now - event.recordedAtMillis() > LONGEST_WAIT_IN_MEMORY.toMillis()
+                        || waitingCount.get() >= WAITING_IN_MEMORY) {
+                    fallBehind(event);
+                    break;
+                }
+                send(event);
+                free--;
             }
-            outbox.delivered(delivered);
-            delivered.forEach(event -> tell(WebhookListener.Outcome.DELIVERED));
-            long after = System.currentTimeMillis();
-            for (Attempt attempt : failed) {
-                retryOrGiveUp(attempt, after);
+            if (free >= IN_FLIGHT / 2 && claimWanted) {
+                return 0;
             }
-            return noteRound(delivered.size(), failed);
+            return Math.max(1, Math.min(DELETE_EVERY.toMillis(), nextLookMillis - now));
         }
 
-        private CompletableFuture<Attempt> send(PlantEvent event) {
+        /** Claims up to {@code max} events and sends them; returns how many. */
+        private int claim(long now, int max) {
+            removeDelivered();
+            claimWanted = false;
+            nextLookMillis = now + IDLE_LOOK.toMillis();
+            List<PlantEvent> page = outbox.claim(name, now, max);
+            page.forEach(this::send);
+            if (page.size() == max) {
+                claimWanted = true;
+            } else if (!takesEventsInMemory && waiting.isEmpty()) {
+                takesEventsInMemory = true;
+            }
+            return page.size();
+        }
+
+        /**
+         * The worker is behind what this process records: from now on the receiver's events are recorded for a claim,
+         * and those waiting in memory are freed to be claimed too, oldest first, until the worker has caught up.
+         */
+        private void fallBehind(PlantEvent oldestWaiting) {
+            takesEventsInMemory = false;
+            claimWanted = true;
+            List<PlantEvent> freed = new ArrayList<>();
+            freed.add(oldestWaiting);
+            drainWaitingInto(freed);
+            outbox.release(freed);
+        }
+
+        private void releaseWaiting() {
+            List<PlantEvent> freed = new ArrayList<>();
+            drainWaitingInto(freed);
+            outbox.release(freed);
+        }
+
+        private void drainWaitingInto(List<PlantEvent> events) {
+            PlantEvent event;
+            while ((event = waiting.poll()) != null) {
+                waitingCount.decrementAndGet();
+                events.add(event);
+            }
+        }
+
+        /** While the receiver fails: one event at a time, each after the back-off. */
+        private long probe(long now) {
+            takesEventsInMemory = false;
+            releaseWaiting();
+            if (inFlight.get() > 0) {
+                return IDLE_LOOK.toMillis();
+            }
+            if (now < nextAttemptWhileFailingMillis) {
+                return nextAttemptWhileFailingMillis - now;
+            }
+            removeDelivered();
+            List<PlantEvent> one = outbox.claim(name, now, 1);
+            if (one.isEmpty()) {
+                nextAttemptWhileFailingMillis = now + backoffMillis(webhooks.firstRetry(), failingRounds);
+                return nextAttemptWhileFailingMillis - now;
+            }
+            send(one.get(0));
+            return IDLE_LOOK.toMillis();
+        }
+
+        private void send(PlantEvent event) {
             String id = "msg_" + event.seq();
             byte[] body = WebhookBody.of(event);
             long timestamp = System.currentTimeMillis() / 1_000;
@@ -202,35 +347,68 @@ final class WebhookDelivery implements AutoCloseable {
                     .header("webhook-signature", signer.sign(id, timestamp, body))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                     .build();
-            return client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
-                    .handle((response, failure) -> {
+            inFlight.incrementAndGet();
+            // The client's time-outs bound the connection and the wait for the response's head; this bounds the
+            // rest, a body that never ends included.
+            client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                    .orTimeout(Webhooks.ATTEMPT_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS)
+                    .whenComplete((response, failure) -> {
+                        long endedAt = System.currentTimeMillis();
                         if (failure != null) {
-                            return new Attempt(event, false, describe(failure));
+                            ended.add(new Attempt(event, false, describe(failure), endedAt));
+                        } else {
+                            int status = response.statusCode();
+                            ended.add(new Attempt(event, status >= 200 && status < 300, "HTTP " + status, endedAt));
                         }
-                        int status = response.statusCode();
-                        return new Attempt(event, status >= 200 && status < 300, "HTTP " + status);
+                        inFlight.decrementAndGet();
+                        LockSupport.unpark(thread);
                     });
         }
 
-        /**
-         * The client's time-outs bound the connection and the wait for the response's head; this bounds the rest, a
-         * body that never ends included.
-         */
-        private Attempt await(PlantEvent event, CompletableFuture<Attempt> attempt) throws InterruptedException {
-            try {
-                return attempt.get(Webhooks.ATTEMPT_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
-            } catch (ExecutionException e) {
-                return new Attempt(event, false, describe(e.getCause()));
-            } catch (TimeoutException e) {
-                attempt.cancel(true);
-                return new Attempt(event, false, "no complete answer within "
-                        + Webhooks.ATTEMPT_TIMEOUT.multipliedBy(2).toSeconds() + " s");
+        /** Takes in the attempts that ended since the last turn. */
+        private void settle(long now) {
+            int delivered = 0;
+            List<Attempt> failed = new ArrayList<>();
+            Attempt attempt;
+            while ((attempt = ended.poll()) != null) {
+                if (attempt.delivered()) {
+                    delivered++;
+                    deliveredNotYetRemoved.add(attempt.event());
+                    tell(WebhookListener.Outcome.DELIVERED);
+                    tellLatency(attempt.endedAtMillis() - attempt.event().recordedAtMillis());
+                } else {
+                    failed.add(attempt);
+                }
             }
+            for (Attempt failure : failed) {
+                retryOrGiveUp(failure, now);
+            }
+            if (deliveredNotYetRemoved.size() >= DELETE_BATCH
+                    || System.nanoTime() - lastRemovalNanos >= DELETE_EVERY.toNanos()) {
+                removeDelivered();
+            }
+            if (delivered > 0 || !failed.isEmpty()) {
+                noteRound(delivered, failed, now);
+            }
+        }
+
+        /**
+         * Delivered events leave the outbox many at a time, and before a claim; then the events of their plants that
+         * waited behind them may go, so the next turn claims.
+         */
+        private void removeDelivered() {
+            lastRemovalNanos = System.nanoTime();
+            if (deliveredNotYetRemoved.isEmpty()) {
+                return;
+            }
+            outbox.delivered(deliveredNotYetRemoved);
+            deliveredNotYetRemoved.clear();
+            claimWanted = true;
         }
 
         private void retryOrGiveUp(Attempt attempt, long now) {
             PlantEvent event = attempt.event();
-            if (now - event.recordedAtMillis() >= webhooks.retryPeriod().toMillis()) {
+            if (now - event.retryFromMillis() >= webhooks.retryPeriod().toMillis()) {
                 outbox.undeliverable(event);
                 tell(WebhookListener.Outcome.UNDELIVERABLE);
                 LOG.log(System.Logger.Level.ERROR, "webhooks to " + shown + ": event msg_" + event.seq() + " ("
@@ -244,41 +422,53 @@ final class WebhookDelivery implements AutoCloseable {
         }
 
         /** Logs a change of the receiver's state, and a summary every so often while it lasts, never each attempt. */
-        private long noteRound(int delivered, List<Attempt> failed) {
+        private void noteRound(int delivered, List<Attempt> failed, long now) {
             failedAttempts += failed.size();
             if (!failed.isEmpty()) {
                 lastReason = failed.get(failed.size() - 1).reason();
             }
-            if (delivered > 0 || failed.isEmpty()) {
+            if (delivered > 0) {
                 if (failingRounds > 0) {
                     LOG.log(System.Logger.Level.INFO, "webhooks to " + shown + ": recovered after "
                             + failedAttempts + " failed attempts");
+                    claimWanted = true;
                 }
                 failingRounds = 0;
                 failedAttempts = 0;
-                return 0;
+                return;
             }
-            failingRounds++;
-            if (failingRounds == 1) {
+            // The other requests of a page that fails end one by one: together they are one failed round.
+            if (failingRounds == 0 || inFlight.get() == 0) {
+                failingRounds++;
+            }
+            takesEventsInMemory = false;
+            nextAttemptWhileFailingMillis = now + backoffMillis(webhooks.firstRetry(), failingRounds);
+            if (failingRounds == 1 && failedAttempts == failed.size()) {
                 LOG.log(System.Logger.Level.WARNING, "webhooks to " + shown + ": failing (" + lastReason
                         + "); retrying with back-off");
-            } else if (Integer.bitCount(failingRounds) == 1) {
+            } else if (failingRounds > 1 && Integer.bitCount(failingRounds) == 1 && inFlight.get() == 0) {
                 LOG.log(System.Logger.Level.WARNING, "webhooks to " + shown + ": still failing, " + failedAttempts
                         + " failed attempts so far (last: " + lastReason + ")");
             }
-            return backoffMillis(webhooks.firstRetry(), failingRounds);
         }
 
-        private void reportBacklog() {
-            if (System.nanoTime() - nextBacklogNanos < 0) {
+        /** The oldest event's age every second; the count, which costs a scan, every few seconds. */
+        private void reportBacklog(long now) {
+            long nanos = System.nanoTime();
+            if (nanos - nextOldestNanos < 0) {
                 return;
             }
-            nextBacklogNanos = System.nanoTime() + BACKLOG_EVERY.toNanos();
-            Outbox.Backlog backlog = outbox.backlog(name);
-            long age = backlog.pending() == 0 ? 0
-                    : Math.max(0, System.currentTimeMillis() - backlog.oldestRecordedAtMillis());
+            nextOldestNanos = nanos + OLDEST_EVERY.toNanos();
+            long oldest = outbox.oldestRecordedAt(name);
+            if (oldest == 0) {
+                pendingCount = 0;
+            } else if (nanos - nextCountNanos >= 0) {
+                nextCountNanos = nanos + COUNT_EVERY.toNanos();
+                pendingCount = outbox.backlog(name).pending();
+            }
+            long age = oldest == 0 ? 0 : Math.max(0, now - oldest);
             try {
-                webhooks.listener().backlog(receiver, backlog.pending(), age);
+                webhooks.listener().backlog(receiver, pendingCount, age);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "webhooks: the listener failed", e);
             }
@@ -292,11 +482,22 @@ final class WebhookDelivery implements AutoCloseable {
             }
         }
 
+        private void tellLatency(long millis) {
+            try {
+                webhooks.listener().delivered(receiver, Duration.ofMillis(Math.max(0, millis)));
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "webhooks: the listener failed", e);
+            }
+        }
+
         private static String describe(Throwable failure) {
-            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             if (cause instanceof HttpTimeoutException) {
                 return "no answer within " + Webhooks.ATTEMPT_TIMEOUT.toSeconds() + " s";
+            }
+            if (cause instanceof TimeoutException) {
+                return "no complete answer within " + Webhooks.ATTEMPT_TIMEOUT.multipliedBy(2).toSeconds() + " s";
             }
             String message = cause.getMessage();
             return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);

@@ -1,6 +1,7 @@
 package dev.plantstore.core;
 
 import java.net.URI;
+import java.time.Duration;
 
 /**
  * Told of each webhook delivery attempt and of each receiver's backlog, for metrics. Called on the delivery threads,
@@ -27,8 +28,15 @@ public interface WebhookListener {
     }
 
     /**
+     * An event reached {@code receiver} (its 2xx arrived) {@code sinceCommit} after the write it reports committed:
+     * the lag a receiver sees, retries included.
+     */
+    default void delivered(URI receiver, Duration sinceCommit) {
+    }
+
+    /**
      * {@code receiver} has {@code pending} events waiting (those of every instance sharing the database), the oldest
-     * recorded {@code oldestAgeMillis} ago (0 when none waits). Told every few seconds.
+     * recorded {@code oldestAgeMillis} ago (0 when none waits). Told every second; the count is refreshed every five.
      */
     default void backlog(URI receiver, long pending, long oldestAgeMillis) {
     }

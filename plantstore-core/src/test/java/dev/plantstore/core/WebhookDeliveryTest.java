@@ -135,6 +135,7 @@ class WebhookDeliveryTest {
                 outcomes.computeIfAbsent(outcome, o -> new AtomicLong()).incrementAndGet();
             }
         }));
+        outbox.handEventsTo(delivery);
         try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
             store.create(new NewPlant(1, "Monstera"));
             assertTrue(Poll.until(WAIT, LOOK, () -> outbox.undeliverableCount(receiver.url().toString()) == 1));
@@ -184,6 +185,11 @@ class WebhookDeliveryTest {
             }
 
             @Override
+            public void release(List<PlantEvent> events) {
+                store.outbox().release(events);
+            }
+
+            @Override
             public void retryAt(PlantEvent event, long atMillis) {
                 store.outbox().retryAt(event, atMillis);
             }
@@ -196,6 +202,11 @@ class WebhookDeliveryTest {
             @Override
             public Backlog backlog(String receiver) {
                 return store.outbox().backlog(receiver);
+            }
+
+            @Override
+            public long oldestRecordedAt(String receiver) {
+                return store.outbox().oldestRecordedAt(receiver);
             }
 
             @Override
@@ -213,7 +224,7 @@ class WebhookDeliveryTest {
                     claimSizes::toString);
             assertEquals(400, store.outbox().backlog(down.toString()).pending(), "every event waits, none is lost");
             List<Integer> sizes = List.copyOf(claimSizes);
-            assertEquals(WebhookDelivery.PAGE, sizes.get(0), "a page, not every pending event: " + sizes);
+            assertEquals(WebhookDelivery.IN_FLIGHT, sizes.get(0), "a page, not every pending event: " + sizes);
             assertTrue(sizes.subList(1, sizes.size()).stream().allMatch(size -> size <= 1),
                     "while the receiver fails, one event at a time: " + sizes);
         } finally {

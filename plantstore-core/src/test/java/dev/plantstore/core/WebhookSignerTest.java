@@ -92,12 +92,12 @@ class WebhookSignerTest {
         long at = java.time.Instant.parse("2026-11-23T10:00:00Z").toEpochMilli();
         assertEquals("{\"type\":\"plant.created\",\"timestamp\":\"2026-11-23T10:00:00.000Z\","
                         + "\"data\":{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}}",
-                body(new PlantEvent(1, "r", 1, PlantEvent.CREATED, new Plant("Monstera", "aroid"), at, 0)));
+                body(new PlantEvent(1, "r", 1, PlantEvent.CREATED, new Plant("Monstera", "aroid"), at, 0, 0, at)));
         assertEquals("{\"type\":\"plant.deleted\",\"timestamp\":\"2026-11-23T10:00:00.000Z\",\"data\":{\"id\":-7}}",
-                body(new PlantEvent(2, "r", -7, PlantEvent.DELETED, null, at, 0)));
+                body(new PlantEvent(2, "r", -7, PlantEvent.DELETED, null, at, 0, 0, at)));
         assertEquals("{\"type\":\"plant.created\",\"timestamp\":\"2026-11-23T10:00:00.000Z\","
                         + "\"data\":{\"id\":3,\"name\":\"a\\\"b\\\\c\\n\\u0001é\"}}",
-                body(new PlantEvent(3, "r", 3, PlantEvent.CREATED, new Plant("a\"b\\c\n\u0001é", null), at, 0)));
+                body(new PlantEvent(3, "r", 3, PlantEvent.CREATED, new Plant("a\"b\\c\n\u0001é", null), at, 0, 0, at)));
     }
 
     private static String body(PlantEvent event) {

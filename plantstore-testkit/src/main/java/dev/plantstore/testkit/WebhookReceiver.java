@@ -20,8 +20,21 @@ import java.util.concurrent.Executors;
  */
 public final class WebhookReceiver implements AutoCloseable {
 
-    /** One request as received. */
-    public record Received(String id, String timestamp, String signature, String body, int answered) {
+    /** One request as received, and when ({@link System#nanoTime()}). */
+    public record Received(String id, String timestamp, String signature, String body, int answered,
+                           long arrivedAtNanos) {
+
+        /** The event's {@code type}, read from the body. */
+        public String type() {
+            int start = body.indexOf("\"type\":\"") + "\"type\":\"".length();
+            return body.substring(start, body.indexOf('"', start));
+        }
+
+        /** The plant id in the event's {@code data}. */
+        public long plantId() {
+            String rest = body.substring(body.indexOf("\"id\":") + "\"id\":".length());
+            return Long.parseLong(rest.replaceAll("[,}].*", ""));
+        }
     }
 
     private final HttpServer server;
@@ -30,6 +43,7 @@ public final class WebhookReceiver implements AutoCloseable {
     private final CountDownLatch released = new CountDownLatch(1);
     private final java.util.Map<String, Integer> inFlight = new java.util.HashMap<>();
     private int sameIdOverlaps;
+    private long acceptedCount;
     private volatile int status = 200;
     private volatile long delayMillis;
     private volatile boolean hang;
@@ -71,6 +85,11 @@ public final class WebhookReceiver implements AutoCloseable {
         return List.copyOf(received);
     }
 
+    /** How many requests so far were answered 2xx. */
+    public synchronized long acceptedCount() {
+        return acceptedCount;
+    }
+
     /** The requests so far that were answered 2xx. */
     public synchronized List<Received> accepted() {
         return received.stream().filter(r -> r.answered() >= 200 && r.answered() < 300).toList();
@@ -87,7 +106,10 @@ public final class WebhookReceiver implements AutoCloseable {
         String id = headers.getFirst("webhook-id");
         synchronized (this) {
             received.add(new Received(id, headers.getFirst("webhook-timestamp"),
-                    headers.getFirst("webhook-signature"), body, answer));
+                    headers.getFirst("webhook-signature"), body, answer, System.nanoTime()));
+            if (answer >= 200 && answer < 300) {
+                acceptedCount++;
+            }
             if (inFlight.merge(String.valueOf(id), 1, Integer::sum) > 1) {
                 sameIdOverlaps++;
             }

@@ -1,0 +1,310 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.testkit.PlantRequests;
+import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.TestPostgres;
+import dev.plantstore.testkit.WebhookReceiver;
+import dev.plantstore.testkit.WebhookReceiver.Received;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Webhook deliveries keep pace with the writes they report: under a create load, a backlog left by a receiver that was
+ * down, and a receiver that answers slowly. Asserted on what the receiver got and by when, never on a rate of the
+ * machine, except the ratio of one drain's first part to its last.
+ */
+class WebhookPaceIT {
+
+    private static final String TOKEN = "webhook-pace-token";
+    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final Duration LOAD = Duration.ofSeconds(8);
+    private static final int CLIENTS = 16;
+    /** The rest of the events of a load arrive this long after it at most. */
+    private static final Duration REST_WITHIN = Duration.ofSeconds(5);
+    /** The oldest pending event while the load runs is never older than this. */
+    private static final double OLDEST_PENDING_AT_MOST_SECONDS = 2.0;
+    private static final int BACKLOG = 200_000;
+    private static final Duration LOOK = Duration.ofMillis(20);
+    private static final Pattern OLDEST_PENDING =
+            Pattern.compile("(?m)^plantstore_webhook_oldest_pending_seconds\\{[^}]*} (\\S+)$");
+
+    @TempDir
+    Path dir;
+
+    private final List<WebhookReceiver> receivers = new ArrayList<>();
+
+    @BeforeEach
+    void startReceivers() throws Exception {
+        receivers.add(new WebhookReceiver());
+        receivers.add(new WebhookReceiver());
+    }
+
+    @AfterEach
+    void stopReceivers() {
+        receivers.forEach(WebhookReceiver::close);
+    }
+
+    private Map<String, String> env(List<WebhookReceiver> to) {
+        String urls = String.join(",", to.stream().map(receiver -> receiver.url().toString()).toList());
+        return Map.of("PLANTSTORE_TOKENS", TOKEN, "PLANTSTORE_WEBHOOK_SECRET", SECRET, "PLANTSTORE_WEBHOOK_URL", urls);
+    }
+
+    @Test
+    void onTheMemoryStoreEveryEventOfACreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
+        keepsPace(List.of(receivers.get(0)), "--store", "memory");
+    }
+
+    @Test
+    void onSqliteEveryEventOfACreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
+        keepsPace(List.of(receivers.get(0)), "--store", "sqlite:" + dir.resolve("plants.db"));
+    }
+
+    @Test
+    void onSqliteEachOfTwoReceiversGetsEveryEventOfACreateLoadWithinFiveSeconds() throws Exception {
+        keepsPace(receivers, "--store", "sqlite:" + dir.resolve("plants.db"));
+    }
+
+    @Test
+    void onPostgresEveryEventOfACreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
+        try (TestPostgres postgres = TestPostgres.freshSchema()) {
+            keepsPace(List.of(receivers.get(0)), "--store", postgres.schemaUrl());
+        }
+    }
+
+    private void keepsPace(List<WebhookReceiver> to, String... store) throws Exception {
+        List<String> args = new ArrayList<>(List.of(store));
+        args.addAll(List.of("--management-port", "0"));
+        try (var jar = RunningJar.start(dir, env(to), args.toArray(String[]::new))) {
+            var oldestSeen = new AtomicLong();
+            Set<Long> acknowledged = createUnderLoad(jar, LOAD, () -> recordOldestPending(jar, oldestSeen));
+            long loadEnded = System.nanoTime();
+            for (WebhookReceiver receiver : to) {
+                boolean arrived = Poll.until(REST_WITHIN.minusNanos(System.nanoTime() - loadEnded), LOOK,
+                        () -> receiver.acceptedCount() >= acknowledged.size());
+                assertTrue(arrived, () -> receiver.acceptedCount() + " of " + acknowledged.size()
+                        + " events arrived within " + REST_WITHIN + " of the load's end");
+                assertTrue(createdIds(receiver).containsAll(acknowledged), "every acknowledged create has its event");
+            }
+            double oldest = Double.longBitsToDouble(oldestSeen.get());
+            assertTrue(oldest <= OLDEST_PENDING_AT_MOST_SECONDS, "the oldest pending event was " + oldest
+                    + " s old while " + acknowledged.size() + " creates ran");
+            assertTrue(metrics(jar).contains("plantstore_webhook_delivery_lag_seconds_bucket"),
+                    "the lag of each delivery is a histogram");
+        }
+    }
+
+    /**
+     * A backlog that a receiver missed while it was down, drained by a server started once it is back: the last part
+     * arrives at least 0.8 times as fast as the first, so a delivery costs no more for a larger backlog.
+     */
+    private void drainsSteadily(String... store) throws Exception {
+        WebhookReceiver receiver = receivers.get(0);
+        receiver.answer(503);
+        List<String> args = new ArrayList<>(List.of(store));
+        args.addAll(List.of("--drain-seconds", "0"));
+        try (var recording = RunningJar.start(dir, env(List.of(receiver)), args.toArray(String[]::new))) {
+            var sent = new AtomicLong();
+            Set<Long> acknowledged = createUnderLoad(recording, () -> sent.incrementAndGet() <= BACKLOG, () -> { });
+            assertEquals(BACKLOG, acknowledged.size(), "every create of the backlog acknowledged");
+        }
+        receiver.answer(204);
+        long started = System.nanoTime();
+        try (var draining = RunningJar.start(dir, env(List.of(receiver)), store)) {
+            assertTrue(Poll.until(Duration.ofMinutes(4), Duration.ofMillis(200),
+                    () -> receiver.acceptedCount() >= BACKLOG), () -> receiver.acceptedCount() + " of " + BACKLOG
+                    + " events arrived in " + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s");
+        }
+        List<Long> arrivals = firstArrivals(receiver);
+        assertEquals(BACKLOG, arrivals.size(), "each event arrived");
+        int part = BACKLOG / 5;
+        double first = part / seconds(arrivals.get(part - 1) - arrivals.get(0));
+        double last = part / seconds(arrivals.get(BACKLOG - 1) - arrivals.get(BACKLOG - part));
+        assertTrue(last >= 0.8 * first, String.format("the first %d events arrived at %.0f a second, the last %d at "
+                + "%.0f", part, first, part, last));
+    }
+
+    @Test
+    void onSqliteABacklogOfTwoHundredThousandEventsDrainsAtASteadyRate() throws Exception {
+        drainsSteadily("--store", "sqlite:" + dir.resolve("plants.db"));
+    }
+
+    @Test
+    void onPostgresABacklogOfTwoHundredThousandEventsDrainsAtASteadyRate() throws Exception {
+        try (TestPostgres postgres = TestPostgres.freshSchema()) {
+            drainsSteadily("--store", postgres.schemaUrl());
+        }
+    }
+
+    /**
+     * A receiver that takes 200 ms for each request still gets 200 events a second, several requests in flight, while
+     * the events of one plant arrive in the order of its writes, never two of an id at once.
+     */
+    @Test
+    void aReceiverThatAnswersAfter200MsGets200EventsASecondAndEachPlantsEventsInOrder() throws Exception {
+        WebhookReceiver receiver = receivers.get(0);
+        receiver.delay(200);
+        int plantsWrittenFourTimes = 50;
+        int plantsCreatedOnce = 800;
+        int events = plantsWrittenFourTimes * 4 + plantsCreatedOnce;
+        try (var jar = RunningJar.start(dir, env(List.of(receiver)), "--store", "sqlite:" + dir.resolve("p.db"))) {
+            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+            try {
+                List<Future<?>> writes = new ArrayList<>();
+                for (long id = 0; id < plantsWrittenFourTimes; id++) {
+                    long plant = id;
+                    writes.add(clients.submit(() -> {
+                        for (int round = 0; round < 2; round++) {
+                            assertEquals(200, send(PlantRequests.create(jar.uri("/plants"), TOKEN,
+                                    PlantRequests.plantJson(plant, "Round " + round))));
+                            assertEquals(204, send(PlantRequests.delete(jar.uri("/plants/" + plant), TOKEN)));
+                        }
+                        return null;
+                    }));
+                }
+                for (long id = 1_000; id < 1_000 + plantsCreatedOnce; id++) {
+                    long plant = id;
+                    writes.add(clients.submit(() -> {
+                        assertEquals(200, send(PlantRequests.create(jar.uri("/plants"), TOKEN,
+                                PlantRequests.plantJson(plant, "Once"))));
+                        return null;
+                    }));
+                }
+                for (Future<?> write : writes) {
+                    write.get();
+                }
+            } finally {
+                clients.shutdownNow();
+            }
+            assertTrue(Poll.until(Duration.ofSeconds(30), LOOK, () -> receiver.acceptedCount() >= events),
+                    () -> receiver.acceptedCount() + " of " + events + " events arrived");
+        }
+        List<Received> accepted = receiver.accepted();
+        double took = seconds(accepted.get(events - 1).arrivedAtNanos() - accepted.get(0).arrivedAtNanos());
+        assertTrue(events / took >= 200, String.format("%d events took %.1f s to arrive", events, took));
+        Map<Long, List<String>> byPlant = new HashMap<>();
+        for (Received request : accepted) {
+            byPlant.computeIfAbsent(request.plantId(), id -> new ArrayList<>()).add(request.type());
+        }
+        List<String> fourWrites = List.of("plant.created", "plant.deleted", "plant.created", "plant.deleted");
+        for (long id = 0; id < plantsWrittenFourTimes; id++) {
+            assertEquals(fourWrites, byPlant.get(id), "the events of plant " + id + " in order, each once");
+        }
+        assertEquals(0, receiver.sameIdOverlaps(), "never two requests of one event at once");
+    }
+
+    /** Creates unique plants from {@value #CLIENTS} clients for {@code load}; returns the ids acknowledged 200. */
+    private static Set<Long> createUnderLoad(RunningJar jar, Duration load, Runnable beside) throws Exception {
+        long end = System.nanoTime() + load.toNanos();
+        return createUnderLoad(jar, () -> System.nanoTime() - end < 0, beside);
+    }
+
+    private static Set<Long> createUnderLoad(RunningJar jar, java.util.function.BooleanSupplier goOn,
+                                             Runnable beside) throws Exception {
+        Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
+        var nextId = new AtomicLong();
+        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS + 1);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int client = 0; client < CLIENTS; client++) {
+                running.add(clients.submit(() -> {
+                    while (goOn.getAsBoolean()) {
+                        long id = nextId.incrementAndGet();
+                        if (send(PlantRequests.create(jar.uri("/plants"), TOKEN,
+                                PlantRequests.plantJson(id, "Plant " + id))) == 200) {
+                            acknowledged.add(id);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            Future<?> besideLoad = clients.submit(() -> {
+                while (!running.stream().allMatch(Future::isDone)) {
+                    beside.run();
+                    Thread.sleep(LOOK.toMillis() * 10);
+                }
+                return null;
+            });
+            for (Future<?> client : running) {
+                client.get();
+            }
+            besideLoad.get();
+        } finally {
+            clients.shutdownNow();
+        }
+        return acknowledged;
+    }
+
+    private static int send(HttpRequest.Builder request) throws Exception {
+        return HTTP.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+
+    private static void recordOldestPending(RunningJar jar, AtomicLong oldestSeen) {
+        Matcher gauge = OLDEST_PENDING.matcher(metrics(jar));
+        while (gauge.find()) {
+            double seconds = Double.parseDouble(gauge.group(1));
+            oldestSeen.accumulateAndGet(Double.doubleToLongBits(seconds),
+                    (seen, now) -> Double.longBitsToDouble(now) > Double.longBitsToDouble(seen) ? now : seen);
+        }
+    }
+
+    private static String metrics(RunningJar jar) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(jar.managementUri("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Set<Long> createdIds(WebhookReceiver receiver) {
+        Set<Long> ids = new HashSet<>();
+        for (Received request : receiver.accepted()) {
+            if (request.type().equals("plant.created")) {
+                ids.add(request.plantId());
+            }
+        }
+        return ids;
+    }
+
+    /** When each event first arrived accepted, in order of arrival. */
+    private static List<Long> firstArrivals(WebhookReceiver receiver) {
+        Map<String, Long> first = new LinkedHashMap<>();
+        for (Received request : receiver.accepted()) {
+            first.putIfAbsent(request.id(), request.arrivedAtNanos());
+        }
+        return first.values().stream().sorted().toList();
+    }
+
+    private static double seconds(long nanos) {
+        return Math.max(1, nanos) / 1e9;
+    }
+}
