@@ -34,6 +34,10 @@ public final class Main {
     public static void main(String[] args) {
         // The one read of the environment: Options takes its configuration from this map, and nothing else does.
         Map<String, String> env = System.getenv();
+        if (args.length > 0 && args[0].equals(WebhooksCommand.NAME)) {
+            System.exit(WebhooksCommand.run(Arrays.asList(args).subList(1, args.length), env, System.out, System.err));
+            return;
+        }
         Options options;
         try {
             options = Options.parse(Arrays.asList(args), env);

@@ -141,7 +141,7 @@ final class OpenStore implements AutoCloseable {
         return new HikariDataSource(config);
     }
 
-    private static HikariDataSource postgresPool(StoreSpec.Postgres spec, Options.Secrets secrets) {
+    static HikariDataSource postgresPool(StoreSpec.Postgres spec, Options.Secrets secrets) {
         var config = new HikariConfig();
         config.setPoolName("plantstore");
         config.setJdbcUrl(spec.url());

@@ -1,0 +1,103 @@
+package dev.plantstore.app;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.UndeliverableEvents;
+import dev.plantstore.sqlite.DurableSqlite;
+import java.io.PrintStream;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * {@code java -jar plantstore.jar webhooks undeliverable|redeliver [OPTIONS]}: an operator's view of the events given
+ * up on, and their redelivery, beside running servers and without SQL. It takes the server's own options and
+ * environment, so it opens the database the server does; with {@code --webhook-url} it keeps to those receivers.
+ * Whoever may open that database (the SQLite file's permissions, the PostgreSQL role) may run it; it opens no port.
+ */
+final class WebhooksCommand {
+
+    static final String NAME = "webhooks";
+    static final String USAGE = """
+            Usage: java -jar plantstore.jar webhooks undeliverable [OPTIONS]   list the events given up on
+                   java -jar plantstore.jar webhooks redeliver [OPTIONS]       send them again, with a fresh retry period
+            OPTIONS are the server's: --store (or PLANTSTORE_STORE) names the database, --webhook-url keeps to those
+            receivers; PostgreSQL credentials come from PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD.
+            """;
+    private static final int LISTED_AT_MOST = 1_000;
+
+    private WebhooksCommand() {
+    }
+
+    /** Runs the command; returns the exit status: 0 done, 1 the database failed, 2 a usage error. */
+    static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
+        if (args.isEmpty() || !(args.get(0).equals("undeliverable") || args.get(0).equals("redeliver"))) {
+            err.print(USAGE);
+            return 2;
+        }
+        Options options;
+        try {
+            options = Options.parse(args.subList(1, args.size()), env);
+        } catch (UsageException e) {
+            err.println("plantstore: " + e.getMessage());
+            return 2;
+        }
+        if (!(options.store() instanceof StoreSpec.Sqlite) && !(options.store() instanceof StoreSpec.Postgres)) {
+            err.println("plantstore: webhooks " + args.get(0) + " needs --store sqlite:PATH or jdbc:postgresql:...; "
+                    + "the memory store keeps its events in the server's own memory");
+            return 2;
+        }
+        List<Optional<String>> receivers = options.webhookUrls().isEmpty() ? List.of(Optional.empty())
+                : options.webhookUrls().stream().map(url -> Optional.of(url.toString())).toList();
+        DataSource dataSource = dataSource(options.store(), Options.secrets(env));
+        try {
+            var events = UndeliverableEvents.in(dataSource);
+            for (Optional<String> receiver : receivers) {
+                if (args.get(0).equals("redeliver")) {
+                    int again = events.redeliver(receiver);
+                    out.println(again + " undeliverable event" + (again == 1 ? "" : "s") + " of "
+                            + receiver.map(WebhooksCommand::shown).orElse("every receiver")
+                            + " pending again; a running server sends them within a second");
+                } else {
+                    list(events, receiver, out);
+                }
+            }
+            return 0;
+        } catch (StoreUnavailableException e) {
+            String reason = Failures.rootMessage(e);
+            if (options.store() instanceof StoreSpec.Postgres postgres) {
+                reason = postgres.masked(reason);
+            }
+            err.println("plantstore: cannot reach store " + OpenStore.describe(options.store()) + ": " + reason);
+            return 1;
+        } finally {
+            if (dataSource instanceof HikariDataSource pool) {
+                pool.close();
+            }
+        }
+    }
+
+    private static void list(UndeliverableEvents events, Optional<String> receiver, PrintStream out) {
+        List<UndeliverableEvents.Event> listed = events.list(receiver, LISTED_AT_MOST + 1);
+        for (UndeliverableEvents.Event event : listed.subList(0, Math.min(LISTED_AT_MOST, listed.size()))) {
+            out.println(event.id() + " " + event.type() + " plant " + event.plantId() + " recorded "
+                    + event.recordedAt() + " after " + event.attempts() + " attempts to " + shown(event.receiver()));
+        }
+        if (listed.size() > LISTED_AT_MOST) {
+            out.println("(the first " + LISTED_AT_MOST + " shown; redeliver takes them all)");
+        }
+    }
+
+    private static DataSource dataSource(StoreSpec store, Options.Secrets secrets) {
+        if (store instanceof StoreSpec.Sqlite sqlite) {
+            return DurableSqlite.dataSource(sqlite.file());
+        }
+        return OpenStore.postgresPool((StoreSpec.Postgres) store, secrets);
+    }
+
+    private static String shown(String receiver) {
+        return WebhookMetrics.shown(URI.create(receiver));
+    }
+}
