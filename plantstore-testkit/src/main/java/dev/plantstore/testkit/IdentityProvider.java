@@ -92,6 +92,27 @@ public final class IdentityProvider implements AutoCloseable {
     public void startServer() {
         server.start(InetAddress.getLoopbackAddress(), port);
         started = true;
+        warmUp();
+    }
+
+    /**
+     * Asks for its metadata and keys once, then forgets it was asked: the server's first answers load classes for
+     * seconds on a busy machine, and a test's time-outs are meant for the verifier, not for that.
+     */
+    private void warmUp() {
+        HttpClient client = HttpClient.newHttpClient();
+        for (String path : List.of("/.well-known/openid-configuration", "/jwks")) {
+            try {
+                client.send(HttpRequest.newBuilder(URI.create(issuer() + path)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the provider started", e);
+            }
+        }
+        takeRequestPaths();
     }
 
     /** The issuer, exactly as it writes {@code iss}. */
@@ -191,7 +212,7 @@ public final class IdentityProvider implements AutoCloseable {
      * The provider signs with a new key from now on and publishes it. With {@code keepPublishingPrevious}, it also
      * goes on publishing the previous key, as a provider does while tokens signed with it are still in use.
      */
-    public RSAKey rotateKey(boolean keepPublishingPrevious) {
+    public void rotateKey(boolean keepPublishingPrevious) {
         RSAKey next = newKey();
         RSAKey previous = signingKey.getAndSet(next);
         published.updateAndGet(keys -> {
@@ -202,7 +223,6 @@ public final class IdentityProvider implements AutoCloseable {
             now.add(next);
             return List.copyOf(now);
         });
-        return next;
     }
 
     /** The requests the provider received since the last call, by path. */
