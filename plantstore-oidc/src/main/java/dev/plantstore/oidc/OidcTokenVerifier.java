@@ -49,11 +49,14 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  *
  * <p>Start-up does not need the provider: the keys are fetched when a token first needs them, refreshed every
- * {@link #KEY_REFRESH} in the background, and fetched again when a token names a key not among them, at most once per
- * {@link #MIN_FETCH_INTERVAL} whatever the number of such tokens. Keys once fetched keep working while the provider
- * is unreachable. A token that cannot be checked because no key could be had is {@link Verification.Unavailable}: the
- * token may be fine, and a client should retry. A verified token is remembered, by its SHA-256 digest, until it
- * expires, so a client reusing its token costs a digest rather than a signature check.
+ * {@link #KEY_REFRESH} in the background, and fetched again when a token of this issuer names a key not among them, at
+ * most once per {@link #MIN_FETCH_INTERVAL} whatever the number of such tokens. Each fetch reads at most 1 MiB per
+ * document and gives up after {@link #REQUEST_TIMEOUT}, body included; a token waits for a fetch no longer than that.
+ * Keys once fetched keep working while the provider is unreachable. A token that cannot be checked because no key
+ * could be had is {@link Verification.Unavailable}: the token may be fine, and a client should retry. So is a token
+ * naming a key not held that the provider may just have added, until the key set may be fetched again; a key the
+ * provider dropped is invalid at once. A verified token is remembered, by its SHA-256 digest, until it expires or its
+ * key leaves the key set, so a client reusing its token costs a digest rather than a signature check.
  *
  * <p>Thread-safe. {@link #close()} stops the background refresh.
  */
@@ -68,7 +71,8 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
     /** At most one fetch of the key set per this interval for tokens that name unknown keys. */
     public static final Duration MIN_FETCH_INTERVAL = Duration.ofSeconds(10);
 
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
+    /** The longest a fetch of one document may take, its body included, and the longest a token waits for a fetch. */
+    public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
 
     private static final Set<JWSAlgorithm> RSA_ALGORITHMS = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384,
             JWSAlgorithm.RS512, JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512);
@@ -95,7 +99,7 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
         this.clockSkew = clockSkew;
         this.keys = keys;
         this.clock = clock;
-        this.verified = new VerifiedTokens(clock, clockSkew);
+        this.verified = new VerifiedTokens(clock, clockSkew, keys::publishes);
         this.refresher = keyRefresh.map(every -> {
             ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(task -> {
                 Thread thread = new Thread(task, "plantstore-oidc-keys");
@@ -140,21 +144,30 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
 
     @Override
     public Verification verify(String token) {
-        if (token == null || !hasThreeParts(token)) {
+        if (token == null || !isCompactSerialization(token)) {
             return Verification.invalid();
         }
         Optional<Verification.Valid> remembered = verified.find(token);
         if (remembered.isPresent()) {
             return remembered.get();
         }
+        if (!hasCanonicalSignature(token)) {
+            return Verification.invalid();
+        }
         SignedJWT jwt;
+        JWTClaimsSet claims;
         try {
             jwt = SignedJWT.parse(token);
+            claims = jwt.getJWTClaimsSet();
         } catch (ParseException e) {
             return Verification.invalid();
         }
         JWSHeader header = jwt.getHeader();
         if (!isAccessTokenType(header.getType()) || header.getKeyID() == null || !isAsymmetric(header.getAlgorithm())) {
+            return Verification.invalid();
+        }
+        // Not verified yet, but a token naming another issuer can be refused without looking for its key.
+        if (!issuer.equals(claims.getIssuer())) {
             return Verification.invalid();
         }
         IssuerKeys.Lookup lookup = keys.find(header.getKeyID());
@@ -165,8 +178,8 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
             return Verification.invalid();
         }
         try {
-            return claims(jwt.getJWTClaimsSet()).map(valid -> {
-                verified.remember(token, valid.expiresAt(), valid.verification());
+            return claims(claims).map(valid -> {
+                verified.remember(token, valid.expiresAt(), valid.verification(), found.key());
                 return (Verification) valid.verification();
             }).orElseGet(Verification::invalid);
         } catch (ParseException e) {
@@ -174,10 +187,11 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
         }
     }
 
-    /** Stops the background refresh of the keys. */
+    /** Stops the background refresh of the keys and any fetch under way. */
     @Override
     public void close() {
         refresher.ifPresent(ScheduledExecutorService::shutdownNow);
+        keys.close();
     }
 
     /** What the background refresh does, for a test that cannot wait for it. */
@@ -196,17 +210,57 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
     }
 
     /**
-     * A signed JWT is three parts joined by dots. Anything else is refused before its digest is taken, so that asking
-     * this verifier about another kind of token (a static one) costs almost nothing.
+     * A signed JWT is three base64url parts joined by dots (RFC 7515 section 7.1): no padding, no {@code +} or
+     * {@code /}. Anything else is refused before its digest is taken, so that asking this verifier about another kind
+     * of token (a static one) costs almost nothing, and so that one token cannot be written in several ways.
      */
-    private static boolean hasThreeParts(String token) {
+    private static boolean isCompactSerialization(String token) {
         int dots = 0;
         for (int i = 0; i < token.length(); i++) {
-            if (token.charAt(i) == '.' && ++dots > 2) {
+            char c = token.charAt(i);
+            if (c == '.') {
+                if (++dots > 2) {
+                    return false;
+                }
+            } else if (base64UrlValue(c) < 0) {
                 return false;
             }
         }
         return dots == 2;
+    }
+
+    /**
+     * The signature's last character may carry bits past its last byte, which decoding drops; only the encoding with
+     * those bits zero is the signature (RFC 4648 section 3.5), so that a token has one digest, and one place in the
+     * cache of verified tokens.
+     */
+    private static boolean hasCanonicalSignature(String token) {
+        int start = token.lastIndexOf('.') + 1;
+        int length = token.length() - start;
+        int unusedBits = switch (length % 4) {
+            case 0 -> 0;
+            case 2 -> 4;
+            case 3 -> 2;
+            default -> -1;
+        };
+        if (unusedBits <= 0) {
+            return unusedBits == 0;
+        }
+        return (base64UrlValue(token.charAt(token.length() - 1)) & ((1 << unusedBits) - 1)) == 0;
+    }
+
+    /** The 6 bits a base64url character stands for, or -1 for any other character. */
+    private static int base64UrlValue(char c) {
+        if (c >= 'A' && c <= 'Z') {
+            return c - 'A';
+        }
+        if (c >= 'a' && c <= 'z') {
+            return c - 'a' + 26;
+        }
+        if (c >= '0' && c <= '9') {
+            return c - '0' + 52;
+        }
+        return c == '-' ? 62 : c == '_' ? 63 : -1;
     }
 
     private static boolean isAccessTokenType(JOSEObjectType type) {

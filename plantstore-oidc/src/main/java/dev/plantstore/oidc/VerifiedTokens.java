@@ -1,5 +1,6 @@
 package dev.plantstore.oidc;
 
+import com.nimbusds.jose.jwk.JWK;
 import dev.plantstore.core.Verification;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -10,10 +11,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
- * Tokens already verified, until they expire. Keyed by the token's SHA-256 digest, so the tokens themselves are not
- * kept; a token found here passed every check but its expiry, which is checked again on every use. At most
+ * Tokens already verified, until they expire or the key that verified them leaves the issuer's key set. Keyed by the
+ * token's SHA-256 digest, so the tokens themselves are not kept; a token found here passed every check but its expiry
+ * and its key's being published, which are checked again on every use. At most
  * {@link #CAPACITY} are kept: past that, the expired ones go, and if that is not enough, all of them, so a client
  * sending many valid tokens costs signature checks, never memory.
  */
@@ -24,16 +27,19 @@ final class VerifiedTokens {
     /** Looking SHA-256 up among the security providers costs more than hashing a token: one per thread, reused. */
     private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(VerifiedTokens::lookUpSha256);
 
-    private record Entry(Verification.Valid verification, Instant expiresAt) {
+    private record Entry(Verification.Valid verification, Instant expiresAt, JWK key) {
     }
 
     private final ConcurrentHashMap<ByteBuffer, Entry> entries = new ConcurrentHashMap<>();
     private final Clock clock;
     private final Duration clockSkew;
+    private final Predicate<JWK> published;
 
-    VerifiedTokens(Clock clock, Duration clockSkew) {
+    /** {@code published}: whether a key is still in the issuer's key set. */
+    VerifiedTokens(Clock clock, Duration clockSkew, Predicate<JWK> published) {
         this.clock = clock;
         this.clockSkew = clockSkew;
+        this.published = published;
     }
 
     Optional<Verification.Valid> find(String token) {
@@ -42,14 +48,14 @@ final class VerifiedTokens {
         if (entry == null) {
             return Optional.empty();
         }
-        if (isExpired(entry, clock.instant())) {
+        if (isExpired(entry, clock.instant()) || !published.test(entry.key())) {
             entries.remove(digest, entry);
             return Optional.empty();
         }
         return Optional.of(entry.verification());
     }
 
-    void remember(String token, Instant expiresAt, Verification.Valid verification) {
+    void remember(String token, Instant expiresAt, Verification.Valid verification, JWK key) {
         if (entries.size() >= CAPACITY) {
             Instant now = clock.instant();
             entries.values().removeIf(entry -> isExpired(entry, now));
@@ -57,7 +63,7 @@ final class VerifiedTokens {
                 entries.clear();
             }
         }
-        entries.put(digest(token), new Entry(verification, expiresAt));
+        entries.put(digest(token), new Entry(verification, expiresAt, key));
     }
 
     private boolean isExpired(Entry entry, Instant now) {

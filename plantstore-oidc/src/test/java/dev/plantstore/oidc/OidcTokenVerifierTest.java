@@ -2,6 +2,7 @@ package dev.plantstore.oidc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.JOSEObjectType;
@@ -14,6 +15,9 @@ import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import dev.plantstore.core.Verification;
 import dev.plantstore.testkit.IdentityProvider;
+import dev.plantstore.testkit.MisbehavingIdentityProvider;
+import dev.plantstore.testkit.MisbehavingIdentityProvider.KeySetAnswer;
+import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.Sockets;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +30,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +43,7 @@ class OidcTokenVerifierTest {
 
     private static final Duration SKEW = Duration.ofSeconds(30);
     private static final Duration FETCH_INTERVAL = Duration.ofSeconds(10);
+    private static final Duration FETCH_TIMEOUT = OidcTokenVerifier.REQUEST_TIMEOUT;
 
     /** The keys' clock, which the tests move on rather than waiting for a fetch interval to pass. */
     private final AtomicLong nanos = new AtomicLong();
@@ -61,7 +69,7 @@ class OidcTokenVerifierTest {
 
     private OidcTokenVerifier verifierOf(URI issuer, Clock clock) {
         return new OidcTokenVerifier(issuer, IdentityProvider.AUDIENCE, SKEW,
-                new IssuerKeys(issuer, Duration.ofSeconds(2), FETCH_INTERVAL, nanos::get), clock, Optional.empty());
+                new IssuerKeys(issuer, FETCH_TIMEOUT, FETCH_INTERVAL, nanos::get), clock, Optional.empty());
     }
 
     private void afterTheFetchInterval() {
@@ -236,15 +244,137 @@ class OidcTokenVerifierTest {
     }
 
     @Test
-    void twoHundredUnknownKeyIdsCauseOneFetchOfTheKeySet() {
+    void twoHundredUnknownKeyIdsCauseOneFetchOfTheKeySetPerInterval() {
         assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
         assertEquals(1, provider.keySetFetches());
         for (int i = 0; i < 200; i++) {
-            String madeUp = provider.sign(provider.header().keyID("made-up-" + i).build(), provider.claims("a")
-                    .build());
-            assertInstanceOf(Verification.Invalid.class, verifier.verify(madeUp));
+            assertInstanceOf(Verification.Unavailable.class, verifier.verify(madeUpKeyId("before-" + i)),
+                    "a key not yet fetched may be new: the key set is fetched again once the interval allows");
         }
-        assertTrue(provider.keySetFetches() <= 1, "at most one fetch in the interval");
+        assertEquals(0, provider.keySetFetches(), "no fetch within the interval");
+        afterTheFetchInterval();
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(madeUpKeyId("after-0")),
+                "a key id the key set does not hold once fetched again is refused");
+        for (int i = 1; i < 200; i++) {
+            assertInstanceOf(Verification.Unavailable.class, verifier.verify(madeUpKeyId("after-" + i)));
+        }
+        assertEquals(1, provider.keySetFetches(), "one fetch in the next interval");
+    }
+
+    private String madeUpKeyId(String keyId) {
+        return provider.sign(provider.header().keyID("made-up-" + keyId).build(), provider.claims("a").build());
+    }
+
+    @Test
+    void aTokenOfAKeyNotYetFetchedIsUnavailableUntilTheNextFetchIsAllowedAndThenValid() {
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
+        provider.rotateKey(true);
+        String ofNewKey = provider.token("b", "plants:create");
+        nanos.addAndGet(Duration.ofSeconds(4).toNanos());
+        assertEquals(Duration.ofSeconds(6), assertInstanceOf(Verification.Unavailable.class,
+                verifier.verify(ofNewKey)).retryAfter());
+        nanos.addAndGet(Duration.ofSeconds(6).toNanos());
+        assertEquals("b", assertInstanceOf(Verification.Valid.class, verifier.verify(ofNewKey)).principal());
+    }
+
+    @Test
+    void aTokenRememberedAsVerifiedIsInvalidOnceItsKeyLeavesTheKeySet() {
+        String token = provider.token("a", "plants:create");
+        assertInstanceOf(Verification.Valid.class, verifier.verify(token));
+        assertInstanceOf(Verification.Valid.class, verifier.verify(token));
+        provider.rotateKey(false);
+        verifier.refreshKeysNow();
+        assertInstanceOf(Verification.Invalid.class, verifier.verify(token), "its key was dropped");
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("b", "plants:create")));
+    }
+
+    @Test
+    void aSignatureNotInCanonicalBase64UrlIsInvalidThoughTheSameTokenIsValid() {
+        String token = Stream.generate(() -> provider.token("a", "plants:create"))
+                .filter(candidate -> signatureOf(candidate).matches(".*[-_].*"))
+                .limit(50).findFirst().orElseThrow();
+        assertInstanceOf(Verification.Valid.class, verifier.verify(token));
+        String signature = signatureOf(token);
+        String signed = token.substring(0, token.length() - signature.length());
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        char last = signature.charAt(signature.length() - 1);
+        assertEquals(2, signature.length() % 4, "an RS256 signature's last character carries 4 unused bits");
+        List<String> variants = List.of(
+                signed + signature + "==",
+                signed + signature.replace('-', '+').replace('_', '/'),
+                signed + signature.substring(0, signature.length() - 1) + alphabet.charAt(alphabet.indexOf(last) | 1));
+        for (String variant : variants) {
+            assertInstanceOf(Verification.Invalid.class, verifier.verify(variant), variant);
+        }
+        assertInstanceOf(Verification.Valid.class, verifier.verify(token));
+    }
+
+    private static String signatureOf(String token) {
+        return token.substring(token.lastIndexOf('.') + 1);
+    }
+
+    @Test
+    void aKeySetSentSlowlyIsGivenUpAfterTheTimeOutAndItsTokensAreUnavailable() throws Exception {
+        try (var slow = MisbehavingIdentityProvider.start();
+             var waiting = verifierOf(slow.issuer(), Clock.systemUTC())) {
+            slow.answerKeySet(KeySetAnswer.DRIPPING);
+            String token = slow.token("a", "plants:create");
+            long started = System.nanoTime();
+            var unavailable = assertTimeoutPreemptively(FETCH_TIMEOUT.multipliedBy(3), () -> waiting.verify(token));
+            Duration waited = Duration.ofNanos(System.nanoTime() - started);
+            assertInstanceOf(Verification.Unavailable.class, unavailable);
+            assertTrue(waited.compareTo(FETCH_TIMEOUT.plusSeconds(2)) < 0, "waited about the time-out: " + waited);
+            slow.answerKeySet(KeySetAnswer.PROMPT);
+            afterTheFetchInterval();
+            assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(50),
+                    () -> waiting.verify(token) instanceof Verification.Valid), "valid once the keys arrive whole");
+        }
+    }
+
+    @Test
+    void aRefreshOfASlowKeySetEndsWithinTheTimeOutWhileKnownKeysKeepWorking() throws Exception {
+        try (var slow = MisbehavingIdentityProvider.start();
+             var waiting = verifierOf(slow.issuer(), Clock.systemUTC())) {
+            assertInstanceOf(Verification.Valid.class, waiting.verify(slow.token("a", "plants:create")));
+            slow.answerKeySet(KeySetAnswer.DRIPPING);
+            var refreshing = CompletableFuture.runAsync(waiting::refreshKeysNow);
+            assertTrue(Poll.until(Duration.ofSeconds(2), Duration.ofMillis(10), () -> slow.keySetRequests() == 2),
+                    "the refresh asked for the keys");
+            assertInstanceOf(Verification.Valid.class, assertTimeoutPreemptively(Duration.ofSeconds(1),
+                    () -> waiting.verify(slow.token("b", "plants:create"))));
+            refreshing.get(FETCH_TIMEOUT.plusSeconds(3).toSeconds(), TimeUnit.SECONDS);
+            assertInstanceOf(Verification.Valid.class, waiting.verify(slow.token("c", "plants:create")),
+                    "a failed refresh keeps the keys");
+        }
+    }
+
+    @Test
+    void aKeySetLargerThanTheLimitIsNotReadPastItAndItsTokensAreUnavailable() {
+        for (KeySetAnswer answer : List.of(KeySetAnswer.ENDLESS, KeySetAnswer.OVERSIZED)) {
+            try (var huge = MisbehavingIdentityProvider.start();
+                 var waiting = verifierOf(huge.issuer(), Clock.systemUTC())) {
+                huge.answerKeySet(answer);
+                assertInstanceOf(Verification.Unavailable.class, waiting.verify(huge.token("a", "plants:create")),
+                        answer.name());
+                assertTrue(huge.keySetBytesSent() < 16 << 20, answer + ": the 64 MiB key set was read no further than "
+                        + "the 1 MiB limit and the connection's buffers; sent " + huge.keySetBytesSent());
+            }
+        }
+    }
+
+    @Test
+    void metadataNamingAKeySetThatIsNotHttpMakesTokensUnavailableUntilItIsCorrected() {
+        try (var misnamed = MisbehavingIdentityProvider.start();
+             var waiting = verifierOf(misnamed.issuer(), Clock.systemUTC())) {
+            misnamed.nameKeySetAt("file:///etc/passwd");
+            String token = misnamed.token("a", "plants:create");
+            assertEquals(FETCH_INTERVAL, assertInstanceOf(Verification.Unavailable.class, waiting.verify(token))
+                    .retryAfter());
+            misnamed.nameOwnKeySet();
+            assertInstanceOf(Verification.Unavailable.class, waiting.verify(token), "not before the interval");
+            afterTheFetchInterval();
+            assertInstanceOf(Verification.Valid.class, waiting.verify(token), "the metadata is read again");
+        }
     }
 
     @Test
