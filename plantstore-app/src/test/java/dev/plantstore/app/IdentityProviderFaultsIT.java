@@ -76,10 +76,11 @@ class IdentityProviderFaultsIT {
         try (var provider = MisbehavingIdentityProvider.start();
              var other = MisbehavingIdentityProvider.start();
              var jar = start(provider.issuer())) {
-            // A fresh JVM loads classes for a while on its first requests: that is not what is measured here.
+            provider.answerKeySet(KeySetAnswer.DRIPPING);
+            // A fresh JVM loads classes for a while on its first requests: that is not what is measured here. A
+            // token of another issuer is refused without a fetch.
             assertEquals(200, create(jar, STATIC_TOKEN).statusCode());
             assertEquals(401, create(jar, other.token("intruder", "plants:create")).statusCode());
-            provider.answerKeySet(KeySetAnswer.DRIPPING);
             List<String> tokens = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 tokens.add(provider.token("inventory-service", "plants:create"));
