@@ -11,6 +11,8 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,33 +46,50 @@ final class RunningJar implements AutoCloseable {
     record Completed(int exitCode, String stdout, String stderr) {
     }
 
-    /** The jar's command, in {@code workDir}, with none of the PLANTSTORE_ variables of the build's environment. */
-    private static ProcessBuilder processBuilder(Path workDir, String... args) {
-        return processBuilder(List.of(), workDir, args);
-    }
-
-    /** As {@link #processBuilder(Path, String...)}, the command run through {@code launcher} (setpriv, say). */
-    private static ProcessBuilder processBuilder(List<String> launcher, Path workDir, String... args) {
+    private static Path builtJar() {
         String jar = System.getProperty("plantstore.jar");
         assertTrue(jar != null && Path.of(jar).toFile().isFile(), "plantstore.jar property names the built jar: " + jar);
+        return Path.of(jar);
+    }
+
+    /**
+     * A copy of the built jar in {@code workDir}, readable by all: the build's own jar may be out of {@code nobody}'s
+     * reach, in a clone under a private folder (a home directory of mode 700). {@code workDir} must be open to all.
+     */
+    private static Path jarForNobody(Path workDir) throws IOException {
+        Path copy = Files.copy(builtJar(), workDir.resolve("plantstore.jar"), StandardCopyOption.REPLACE_EXISTING);
+        Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-r--r--"));
+        return copy;
+    }
+
+    /** The jar's command, in {@code workDir}, with none of the PLANTSTORE_ variables of the build's environment. */
+    private static ProcessBuilder processBuilder(Path workDir, String... args) {
+        return processBuilder(List.of(), builtJar(), workDir, args);
+    }
+
+    /** As {@link #processBuilder(Path, String...)}, {@code jar} run through {@code launcher} (setpriv, say). */
+    private static ProcessBuilder processBuilder(List<String> launcher, Path jar, Path workDir, String... args) {
         List<String> command = new ArrayList<>(launcher);
-        command.addAll(JarProcess.command(List.of(), Path.of(jar), List.of(args)));
+        command.addAll(JarProcess.command(List.of(), jar, List.of(args)));
         var builder = new ProcessBuilder(command).directory(workDir.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("PLANTSTORE_"));
         return builder;
     }
 
     static RunningJar start(Path workDir, Map<String, String> env, String... args) throws Exception {
-        return start(List.of(), workDir, env, args);
+        return start(List.of(), builtJar(), workDir, env, args);
     }
 
-    /** As {@link #start(Path, Map, String...)}, as user {@code nobody}, whom file permissions bind (root they do not). */
+    /**
+     * As {@link #start(Path, Map, String...)}, as user {@code nobody}, whom file permissions bind (root they do not),
+     * from a copy of the jar in {@code workDir}, which must be open to all.
+     */
     static RunningJar startAsNobody(Path workDir, Map<String, String> env, String... args) throws Exception {
-        return start(AS_NOBODY, workDir, env, args);
+        return start(AS_NOBODY, jarForNobody(workDir), workDir, env, args);
     }
 
     static Completed runToCompletionAsNobody(Path workDir, Map<String, String> env, String... args) throws Exception {
-        var builder = processBuilder(AS_NOBODY, workDir, args);
+        var builder = processBuilder(AS_NOBODY, jarForNobody(workDir), workDir, args);
         builder.environment().putAll(env);
         return runToCompletion(builder);
     }
@@ -82,23 +101,23 @@ final class RunningJar implements AutoCloseable {
      */
     static RunningJar startAsAtATerminal(Path workDir, Map<String, String> env, String... args) throws Exception {
         return start(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec { $ARGV[0] } @ARGV or die \"exec: $!\";"),
-                workDir, env, args);
+                builtJar(), workDir, env, args);
     }
 
-    private static RunningJar start(List<String> launcher, Path workDir, Map<String, String> env, String... args)
-            throws Exception {
+    private static RunningJar start(List<String> launcher, Path jar, Path workDir, Map<String, String> env,
+            String... args) throws Exception {
         // No drain unless a test asks for one: each stop would wait for it. A later flag overrides an earlier one.
         List<String> fullArgs = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "0", "--drain-seconds", "0"));
         fullArgs.addAll(List.of(args));
-        var builder = processBuilder(launcher, workDir, fullArgs.toArray(String[]::new));
+        var builder = processBuilder(launcher, jar, workDir, fullArgs.toArray(String[]::new));
         builder.environment().putAll(env);
-        var jar = JarProcess.start(builder, Files.createTempFile(workDir, "jar", ".log"));
+        var process = JarProcess.start(builder, Files.createTempFile(workDir, "jar", ".log"));
         try {
-            int port = jar.awaitReady(Duration.ofSeconds(30), Duration.ofMillis(20), () -> {
-                Matcher listening = LISTENING.matcher(jar.output());
+            int port = process.awaitReady(Duration.ofSeconds(30), Duration.ofMillis(20), () -> {
+                Matcher listening = LISTENING.matcher(process.output());
                 return listening.find() ? Optional.of(Integer.parseInt(listening.group(1))) : Optional.empty();
             });
-            return new RunningJar(jar, port);
+            return new RunningJar(process, port);
         } catch (IOException notReady) {
             throw new AssertionError(notReady.getMessage(), notReady);
         }
