@@ -2,8 +2,12 @@ package dev.plantstore.http;
 
 import dev.plantstore.core.ApiError;
 import java.nio.ByteBuffer;
+import java.util.EnumSet;
+import java.util.Set;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
@@ -11,11 +15,18 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty's own error responses (a malformed request line, a bad URI, headers too large) in the API's Error shape
- * instead of an HTML page, whatever the request's method. The message is the status's reason phrase, or an
- * {@link ApiProblem}'s own when the server refused the request in its own words: Jetty's detail stays out of the
- * response.
+ * instead of an HTML page, whatever the request's method. The message is the status's reason phrase, an
+ * {@link ApiProblem}'s own when the server refused the request in its own words, or what makes a refused path
+ * ambiguous: Jetty's detail stays out of the response.
  */
 final class JsonErrorHandler extends ErrorHandler {
+
+    /** What makes a path ambiguous: a proxy in front, which may decode it or not, could route another path. */
+    private static final Set<UriCompliance.Violation> AMBIGUITIES = EnumSet.of(
+            UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR, UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT,
+            UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING, UriCompliance.Violation.AMBIGUOUS_EMPTY_SEGMENT);
+    private static final String AMBIGUOUS_PATH = "ambiguous path: an encoded '/', '.' or '%' (%2F, %2E, %25) or an "
+            + "empty segment is not accepted, since a proxy and this server could read it as different paths";
 
     JsonErrorHandler() {
         setCacheControl(SecurityHeaders.CACHE_CONTROL);
@@ -37,7 +48,17 @@ final class JsonErrorHandler extends ErrorHandler {
             response.getHeaders().put(RequestIds.HEADER,
                     RequestIds.acceptOrGenerate(request.getHeaders().get(RequestIds.HEADER)));
         }
-        String text = cause instanceof ApiProblem problem ? problem.getMessage() : HttpStatus.getMessage(code);
+        String text = cause instanceof ApiProblem problem ? problem.getMessage()
+                : code == HttpStatus.BAD_REQUEST_400 && isRefusedAsAmbiguous(request) ? AMBIGUOUS_PATH
+                : HttpStatus.getMessage(code);
         response.write(true, ByteBuffer.wrap(Json.bytes(new ApiError(code, text))), callback);
+    }
+
+    /** Whether the path has an ambiguity that this connection's URI compliance does not allow. */
+    private static boolean isRefusedAsAmbiguous(Request request) {
+        HttpURI uri = request.getHttpURI();
+        UriCompliance compliance = request.getConnectionMetaData().getHttpConfiguration().getUriCompliance();
+        return uri != null && uri.getViolations().stream()
+                .anyMatch(violation -> AMBIGUITIES.contains(violation) && !compliance.allows(violation));
     }
 }

@@ -71,6 +71,15 @@ class ProtocolErrorTest {
         assertAccessLine(log, " 400");
     }
 
+    /** Refused as Jetty's default URI compliance refuses it, and said so in the project's words, not a bare reason. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"/plants/%2F", "/plants/1%2F2", "/plants/%2E%2E/1", "/plants/%252F", "/plants//1", "/%2F"})
+    void anAmbiguousPathIs400SayingWhy(String path) {
+        String response = exchange("DELETE " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        ErrorResponses.assertError(response, 400);
+        assertTrue(response.contains("\r\n\r\n{\"error\":400,\"message\":\"ambiguous path: "), response);
+    }
+
     @Test
     void refusedRequestLinesAndHeadersGetAnAccessLine() {
         String log = LogCapture.awaiting(List.of(accessLine(" 505"), accessLine("GET /health 431")), () -> {
