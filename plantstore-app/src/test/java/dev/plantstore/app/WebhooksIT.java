@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -198,6 +199,22 @@ class WebhooksIT {
             assertTrue(Poll.until(WAIT, LOOK, () -> acceptedCount(20)), () -> "accepted " + acceptedEvents()
                     + "\n" + restarted.outputSoFar());
             assertEquals(20, acceptedEvents().size());
+        }
+    }
+
+    /** A receiver whose host name does not resolve is logged as such, not as a bare failure to connect. */
+    @Test
+    void aReceiverWhoseHostDoesNotResolveIsLoggedSo() throws Exception {
+        // The jar's JVM resolves names from this file alone: the receiver's fails at once, without a DNS query.
+        Path hosts = Files.writeString(dir.resolve("hosts"), "127.0.0.1 localhost\n");
+        var env = Map.of("PLANTSTORE_TOKENS", TOKEN, "PLANTSTORE_WEBHOOK_SECRET", SECRET,
+                "PLANTSTORE_WEBHOOK_URL", "http://receiver.plantstore.invalid/hook",
+                "JDK_JAVA_OPTIONS", "-Djdk.net.hosts.file=" + hosts);
+        try (var jar = RunningJar.start(dir, env)) {
+            assertEquals(200, create(jar, 1, "Fern"));
+            assertTrue(Poll.until(WAIT, LOOK, () -> jar.outputSoFar().contains(
+                    "webhooks to http://receiver.plantstore.invalid/hook: failing (its host name could not be "
+                            + "resolved); retrying with back-off")), jar::outputSoFar);
         }
     }
 

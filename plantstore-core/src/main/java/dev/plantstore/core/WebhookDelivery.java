@@ -1,10 +1,12 @@
 package dev.plantstore.core;
 
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -498,6 +500,10 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
             }
             if (cause instanceof TimeoutException) {
                 return "no complete answer within " + Webhooks.ATTEMPT_TIMEOUT.multipliedBy(2).toSeconds() + " s";
+            }
+            // The JDK's client reports a name it cannot resolve as a ConnectException without a message.
+            if (cause instanceof ConnectException && cause.getCause() instanceof UnresolvedAddressException) {
+                return "its host name could not be resolved";
             }
             String message = cause.getMessage();
             return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
