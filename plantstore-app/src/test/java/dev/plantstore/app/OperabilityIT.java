@@ -6,13 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +29,8 @@ class OperabilityIT {
 
     private static final String TOKEN = "operability-token";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** The request id the operations page's commands use, in place of the one a client reports. */
+    private static final String OPERATIONS_PAGE_ID = "7f3a0c…";
 
     @TempDir
     Path dir;
@@ -100,6 +107,76 @@ class OperabilityIT {
         }
         assertTrue(output.lines().anyMatch(line -> line.matches(
                 "\\S+ INFO \\[find-me-5 token-1] access - DELETE /plants/5 404 \\d+\\.\\dms")), output);
+    }
+
+    /**
+     * The operations page's command for the text log finds every line of a request, whether its brackets hold the id
+     * alone or the id and the caller it admitted, and no line of a request whose id merely begins the same.
+     */
+    @Test
+    void theOperationsPagesGrepFindsARequestsLinesAdmittedOrNot() throws Exception {
+        String output;
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory")) {
+            for (var request : List.of(Map.entry("find-me", TOKEN), Map.entry("find-me-too", TOKEN),
+                    Map.entry("find-me-anonymous", ""), Map.entry("find-me-anonymous-too", ""))) {
+                var delete = HttpRequest.newBuilder(jar.uri("/plants/5")).header("X-Request-Id", request.getKey());
+                if (!request.getValue().isEmpty()) {
+                    delete.header("Authorization", "Bearer " + request.getValue());
+                }
+                HTTP.send(delete.DELETE().build(), HttpResponse.BodyHandlers.discarding());
+            }
+            output = jar.stopAndCollectOutput();
+        }
+        Files.writeString(dir.resolve("plantstore.log"), output);
+
+        assertEquals(List.of("find-me token-1] access - DELETE /plants/5 404"), grepRecipe("find-me"), output);
+        assertEquals(List.of("find-me-anonymous] access - DELETE /plants/5 401"), grepRecipe("find-me-anonymous"),
+                output);
+    }
+
+    /** The lines the operations page's text-log command prints for {@code id}, from the bracket to the status. */
+    private List<String> grepRecipe(String id) throws Exception {
+        String command = Files.readAllLines(Path.of("..", "docs", "operations.md")).stream()
+                .filter(line -> line.startsWith("grep ") && line.endsWith("# --log-format text")).findFirst()
+                .orElseThrow(() -> new AssertionError("docs/operations.md has no grep command for the text log"))
+                .replace(OPERATIONS_PAGE_ID, id);
+        Process grep = new ProcessBuilder("sh", "-c", command).directory(dir.toFile()).redirectErrorStream(true)
+                .start();
+        String found = new String(grep.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(grep.waitFor(10, TimeUnit.SECONDS), command);
+        assertEquals(0, grep.exitValue(), command + ": " + found);
+        return found.lines().map(line -> line.replaceFirst("^\\S+ INFO \\[", "").replaceFirst(" [\\d.]+ms$", ""))
+                .toList();
+    }
+
+    /**
+     * A request the server refuses by design (a Host not the management port's own, a method override) is an answer
+     * the client gets, not a fault of the server: at most an access line, never a warning with an exception.
+     */
+    @Test
+    void anExpectedRefusalLogsNoWarning() throws Exception {
+        String output;
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory",
+                "--management-port", "0")) {
+            URI management = jar.managementUri("/metrics");
+            try (var socket = new Socket(management.getHost(), management.getPort())) {
+                socket.getOutputStream().write(("GET /metrics HTTP/1.1\r\nHost: rebound.example\r\n"
+                        + "X-Request-Id: refused-host\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                String response = Sockets.readUntilClosed(socket, Duration.ofSeconds(10));
+                assertTrue(response.startsWith("HTTP/1.1 421 "), response);
+            }
+            var overridden = HTTP.send(
+                    PlantRequests.create(jar.uri("/plants"), TOKEN, PlantRequests.plantJson(1, "Fern"))
+                            .header("X-HTTP-Method-Override", "DELETE")
+                            .header("X-Request-Id", "refused-override").build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, overridden.statusCode(), overridden.body());
+            output = jar.stopAndCollectOutput();
+        }
+        assertTrue(output.lines().anyMatch(line -> line.matches(
+                "\\S+ INFO \\[refused-override] access - POST /plants 400 \\d+\\.\\dms")), output);
+        assertFalse(output.contains(" WARN "), output);
+        assertFalse(output.contains("ApiProblem"), output);
     }
 
     @Test
