@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.testkit.Poll;
 import java.io.ByteArrayOutputStream;
@@ -20,13 +19,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
  * The library page's samples run as a user would run them (docs/library.md quotes these files;
- * LibraryPageSamplesTest checks).
+ * LibraryPageSamplesTest checks). The sample project that mounts the API is run by LibrarySampleIT.
  */
 class SamplesRunTest {
 
@@ -41,22 +39,6 @@ class SamplesRunTest {
 
     private static int get(URI uri) throws IOException, InterruptedException {
         return CLIENT.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-    }
-
-    @Test
-    void theMountedApiServesPlantsHealthAndTheHostsOwnRoutes() throws Exception {
-        PlantStore store = PlantStore.inMemory();
-        var app = MountTheApi.createApp(store, TOKEN).start("127.0.0.1", 0);
-        try {
-            URI base = URI.create("http://127.0.0.1:" + app.port() + "/");
-            assertEquals(200, create(base, "{\"id\": 1, \"name\": \"Fern\"}").statusCode());
-            assertEquals(Optional.of(new Plant("Fern", null)), store.find(1));
-            assertEquals(200, get(base.resolve("/health")));
-            assertEquals(200, get(base));
-        } finally {
-            app.stop();
-            store.close();
-        }
     }
 
     @Test

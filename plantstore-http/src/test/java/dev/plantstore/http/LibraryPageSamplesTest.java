@@ -21,12 +21,15 @@ import org.xml.sax.InputSource;
 
 /**
  * The library page (docs/library.md) and the files it quotes cannot drift apart: every Java block there is a sample
- * file, word for word, the versions it names are the build's, and its pom.xml is a whole project's.
+ * file, word for word, the versions it names are the build's, and its pom.xml is the sample project's
+ * (docs/library-sample), which LibrarySampleIT builds and runs.
  */
 class LibraryPageSamplesTest {
 
     private static final Path LIBRARY_PAGE = Path.of("..", "docs", "library.md");
     private static final Path SAMPLES = Path.of("src", "test", "java", "com", "example", "plants");
+    /** The sample project a reader runs with one command (LibrarySampleIT runs it). */
+    private static final Path SAMPLE_PROJECT = Path.of("..", "docs", "library-sample");
     /** Runs the samples; it is not one of them. */
     private static final String SAMPLE_RUNNER = "SamplesRunTest.java";
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
@@ -50,7 +53,8 @@ class LibraryPageSamplesTest {
 
     private static Set<String> sampleFiles() throws IOException {
         var samples = new TreeSet<String>();
-        try (Stream<Path> files = Files.list(SAMPLES)) {
+        try (Stream<Path> files = Stream.concat(Files.list(SAMPLES),
+                Files.walk(SAMPLE_PROJECT.resolve("src")).filter(f -> f.toString().endsWith(".java")))) {
             for (Path file : files.filter(f -> !f.getFileName().toString().equals(SAMPLE_RUNNER)).toList()) {
                 samples.add(Files.readString(file));
             }
@@ -129,6 +133,12 @@ class LibraryPageSamplesTest {
     private static String childText(Element element, String name) {
         var children = element.getElementsByTagName(name);
         return children.getLength() == 0 ? "" : children.item(0).getTextContent().strip();
+    }
+
+    @Test
+    void thePagesPomIsTheSampleProjectsWordForWord() throws IOException {
+        assertEquals(Files.readString(SAMPLE_PROJECT.resolve("pom.xml")), minimalPom(),
+                "the library page's first XML block and docs/library-sample/pom.xml differ; copy the file into the page");
     }
 
     @Test
