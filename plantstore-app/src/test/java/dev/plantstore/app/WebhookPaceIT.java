@@ -137,7 +137,8 @@ class WebhookPaceIT {
         try (var draining = RunningJar.start(dir, env(List.of(receiver)), store)) {
             assertTrue(Poll.until(Duration.ofMinutes(4), Duration.ofMillis(200),
                     () -> receiver.acceptedCount() >= BACKLOG), () -> receiver.acceptedCount() + " of " + BACKLOG
-                    + " events arrived in " + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s");
+                    + " events arrived in " + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s: "
+                    + draining.outputSoFar());
         }
         List<Long> arrivals = firstArrivals(receiver);
         assertEquals(BACKLOG, arrivals.size(), "each event arrived");
