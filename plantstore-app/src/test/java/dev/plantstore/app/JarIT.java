@@ -203,6 +203,32 @@ class JarIT {
     }
 
     @Test
+    void aBadWebhookUrlIsQuotedWithoutItsCredentialsOrQueryFromTheFlagAndFromTheVariable() throws Exception {
+        var secret = Map.of("PLANTSTORE_WEBHOOK_SECRET", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+        String notHttp = "ftp://user:PASSWORD@hooks.example/x?token=QUERYSECRET#FRAGMENTSECRET";
+        String unparsable = "http://user:PASSWORD@hooks example/x?token=QUERYSECRET";
+        var fromFlag = RunningJar.runToCompletion(dir, secret, "--webhook-url", notHttp);
+        var fromVariable = RunningJar.runToCompletion(dir, with(secret, "PLANTSTORE_WEBHOOK_URL", notHttp));
+        var unparsableFromFlag = RunningJar.runToCompletion(dir, secret, "--webhook-url", unparsable);
+        var unparsableFromVariable = RunningJar.runToCompletion(dir, with(secret, "PLANTSTORE_WEBHOOK_URL", unparsable));
+
+        String notHttpLine = "plantstore: webhook URL ftp://hooks.example/x is not an absolute http or https URL with "
+                + "a host\n";
+        assertEquals(new RunningJar.Completed(2, "", notHttpLine), fromFlag);
+        assertEquals(new RunningJar.Completed(2, "", notHttpLine), fromVariable);
+        assertEquals(new RunningJar.Completed(2, "", "plantstore: --webhook-url: 'http://hooks example/x' is not a URL\n"),
+                unparsableFromFlag);
+        assertEquals(new RunningJar.Completed(2, "",
+                "plantstore: PLANTSTORE_WEBHOOK_URL: 'http://hooks example/x' is not a URL\n"), unparsableFromVariable);
+    }
+
+    private static Map<String, String> with(Map<String, String> env, String name, String value) {
+        var more = new java.util.HashMap<>(env);
+        more.put(name, value);
+        return more;
+    }
+
+    @Test
     void portInUsePrintsOneLineAndExitsOne() throws Exception {
         try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN))) {
             var result = RunningJar.runToCompletion(dir, "--host", "127.0.0.1", "--port", Integer.toString(jar.port()),

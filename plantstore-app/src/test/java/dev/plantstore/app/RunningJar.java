@@ -127,6 +127,12 @@ final class RunningJar implements AutoCloseable {
         return runToCompletion(processBuilder(workDir, args));
     }
 
+    static Completed runToCompletion(Path workDir, Map<String, String> env, String... args) throws Exception {
+        var builder = processBuilder(workDir, args);
+        builder.environment().putAll(env);
+        return runToCompletion(builder);
+    }
+
     private static Completed runToCompletion(ProcessBuilder builder) throws Exception {
         Process process = builder.start();
         var stdout = new StringBuffer();

@@ -126,11 +126,16 @@ public final class Webhooks {
         return receivers.stream().map(URI::toString).toList();
     }
 
-    /** The URL as logs show it: no user information, query or fragment, which may hold credentials. */
+    /**
+     * The URL as logs and messages show it: scheme, host, port and path, without the user information, query or
+     * fragment, which may hold credentials. A URL of any form is shown so, good or bad: what follows the scheme of an
+     * opaque one ({@code mailto:...}) is left out whole.
+     */
     static String redacted(URI receiver) {
-        String port = receiver.getPort() == -1 ? "" : ":" + receiver.getPort();
+        String authority = receiver.getRawAuthority();
         String path = receiver.getRawPath() == null ? "" : receiver.getRawPath();
-        return receiver.getScheme() + "://" + receiver.getHost() + port + path;
+        return (receiver.getScheme() == null ? "" : receiver.getScheme() + ":")
+                + (authority == null ? "" : "//" + authority.substring(authority.lastIndexOf('@') + 1)) + path;
     }
 
     @Override
@@ -144,7 +149,7 @@ public final class Webhooks {
         String scheme = receiver.getScheme() == null ? "" : receiver.getScheme().toLowerCase(Locale.ROOT);
         if (!receiver.isAbsolute() || !(scheme.equals("http") || scheme.equals("https"))
                 || receiver.getHost() == null || receiver.getHost().isEmpty()) {
-            throw new IllegalArgumentException("webhook URL " + receiver
+            throw new IllegalArgumentException("webhook URL " + redacted(receiver)
                     + " is not an absolute http or https URL with a host");
         }
         if (receiver.getRawFragment() != null) {
