@@ -35,7 +35,8 @@ import java.util.function.BooleanSupplier;
  * {@link dev.plantstore.core.StoreUnavailableException} from the store is a 503.
  *
  * <p>Around the whole server, on every path, yours included, it installs two Jetty handlers. Every request gets an
- * id: its {@code X-Request-Id} header when that is 1 to 128 visible ASCII characters, else a generated one. The id is
+ * id: its {@code X-Request-Id} header when that is 1 to 128 characters, each an ASCII letter or digit or one of
+ * {@code -._~:/+=}, else a generated one. The id is
  * sent back in {@code X-Request-Id}, is in the SLF4J MDC under {@code requestId} while the request is served (for a
  * log pattern's {@code %X{requestId}}), and is the reference a 500 gives. Inside it, the second refuses with 400 any
  * request carrying a method-override header ({@code X-HTTP-Method-Override} and the like): Javalin would route such a

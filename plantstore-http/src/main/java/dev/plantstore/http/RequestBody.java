@@ -1,8 +1,11 @@
 package dev.plantstore.http;
 
 import io.javalin.http.Context;
+import io.javalin.http.Header;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -16,7 +19,13 @@ final class RequestBody {
     }
 
     static byte[] readJson(Context ctx, int maxBytes) {
-        requireJsonMediaType(ctx.req().getContentType());
+        List<String> contentTypes = Collections.list(ctx.req().getHeaders(Header.CONTENT_TYPE));
+        if (contentTypes.size() > 1) {
+            // As with two Authorization headers: proxies disagree about which of two wins.
+            throw new ApiProblem(400, "send one Content-Type header, not " + contentTypes.size());
+        }
+        requireJsonMediaType(contentTypes.isEmpty() ? null : contentTypes.get(0));
+        requireIdentityCoding(ctx);
         long declaredLength = ctx.req().getContentLengthLong();
         if (declaredLength > maxBytes) {
             throw tooLarge(maxBytes);
@@ -61,6 +70,22 @@ final class RequestBody {
                 String charset = parameter.substring(equals + 1).strip().replace("\"", "");
                 if (!charset.equalsIgnoreCase("utf-8")) {
                     throw unsupportedMediaType("Content-Type charset must be utf-8");
+                }
+            }
+        }
+    }
+
+    /**
+     * A body must come as it is: a compressed one (any content coding but {@code identity}) would otherwise be read as
+     * JSON and refused as malformed, or worse, stored as its compressed bytes. RFC 9110 section 15.5.16: 415, with
+     * {@code Accept-Encoding} naming what is accepted.
+     */
+    private static void requireIdentityCoding(Context ctx) {
+        for (String header : Collections.list(ctx.req().getHeaders(Header.CONTENT_ENCODING))) {
+            for (String coding : header.split(",")) {
+                if (!coding.isBlank() && !coding.strip().equalsIgnoreCase("identity")) {
+                    ctx.header(Header.ACCEPT_ENCODING, "identity");
+                    throw unsupportedMediaType("Content-Encoding must be identity: send the body uncompressed");
                 }
             }
         }

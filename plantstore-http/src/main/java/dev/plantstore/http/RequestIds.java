@@ -9,7 +9,8 @@ import org.eclipse.jetty.util.Callback;
 import org.slf4j.MDC;
 
 /**
- * Gives every request an id: the client's {@code X-Request-Id} when it is sane, else a new one. The id goes back on
+ * Gives every request an id: the client's {@code X-Request-Id} when it is sane (see {@link #acceptOrGenerate}), else
+ * a new one. The id goes back on
  * the response and into the SLF4J MDC under {@value #MDC_KEY} while the request is served, so every log line written
  * for the request (the access line, a 500's detail) can carry it. A Jetty handler rather than a Javalin
  * before-handler, so that it wraps the whole exchange, error responses and the request log included.
@@ -19,6 +20,8 @@ final class RequestIds extends Handler.Wrapper {
     static final String HEADER = "X-Request-Id";
     static final String MDC_KEY = "requestId";
     static final int MAX_LENGTH = 128;
+    /** The characters besides ASCII letters and digits an id may hold. */
+    static final String PUNCTUATION = "-._~:/+=";
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
@@ -36,8 +39,10 @@ final class RequestIds extends Handler.Wrapper {
     }
 
     /**
-     * The client's id when it is 1 to {@value #MAX_LENGTH} visible ASCII characters (no spaces or control characters,
-     * which could forge or split a log line), else a generated one.
+     * The client's id when it is 1 to {@value #MAX_LENGTH} characters, each a letter or digit of ASCII or one of
+     * {@value #PUNCTUATION}, else a generated one. That covers the ids proxies and tracers send (UUIDs, hex, base64,
+     * {@code Root=1-...}), while a space, quote, bracket or control character, which could forge or split a log line
+     * or the brackets the id is written in, never gets in.
      */
     static String acceptOrGenerate(String given) {
         return given != null && isSane(given) ? given : generate();
@@ -49,7 +54,8 @@ final class RequestIds extends Handler.Wrapper {
         }
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
-            if (c < '!' || c > '~') {
+            boolean letterOrDigit = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
+            if (!letterOrDigit && PUNCTUATION.indexOf(c) < 0) {
                 return false;
             }
         }

@@ -5,9 +5,12 @@ import static dev.plantstore.http.TestApi.assertError;
 import static dev.plantstore.http.TestApi.post;
 import static dev.plantstore.http.TestApi.withServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.testkit.ErrorResponses;
 import java.net.http.HttpRequest.BodyPublishers;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,6 +40,43 @@ class ContentTypeTest {
         withServer(store, (server, client) -> {
             var response = post(client, BodyPublishers.ofString(PLANT), request -> request.header("Authorization", BEARER));
             assertEquals("Content-Type header is required: application/json", assertError(response, 415));
+        });
+    }
+
+    /** Raw, because the JDK client folds two values of one header into one line. */
+    @ParameterizedTest(name = "then Content-Type: {0}")
+    @ValueSource(strings = {"text/plain", "application/json"})
+    void twoContentTypeHeadersAre400LikeTwoAuthorizationHeaders(String second) {
+        withServer(store, (server, client) -> {
+            String response = RawHttp.exchange(server.port(), "POST /plants HTTP/1.1\r\nHost: x\r\n"
+                    + "Authorization: " + BEARER + "\r\nContent-Type: application/json\r\nContent-Type: " + second
+                    + "\r\nContent-Length: " + PLANT.length() + "\r\nConnection: close\r\n\r\n" + PLANT);
+            ErrorResponses.assertError(response, 400);
+            assertTrue(response.endsWith("\"send one Content-Type header, not 2\"}"), response);
+            assertEquals(Optional.empty(), store.find(1));
+        });
+    }
+
+    @ParameterizedTest(name = "Content-Encoding: {0}")
+    @ValueSource(strings = {"gzip", "GZIP", "br", "deflate", "x-gzip", "identity, gzip"})
+    void aCompressedBodyIs415NamingTheOneCodingAccepted(String coding) {
+        withServer(store, (server, client) -> {
+            var response = post(client, BodyPublishers.ofString(PLANT), request -> request
+                    .header("Authorization", BEARER).header("Content-Type", "application/json")
+                    .header("Content-Encoding", coding));
+            assertEquals("Content-Encoding must be identity: send the body uncompressed", assertError(response, 415));
+            assertEquals(List.of("identity"), response.headers().get("Accept-Encoding"));
+            assertEquals(Optional.empty(), store.find(1));
+        });
+    }
+
+    @Test
+    void theIdentityCodingIsTheBodyAsItIs() {
+        withServer(store, (server, client) -> {
+            var response = post(client, BodyPublishers.ofString(PLANT), request -> request
+                    .header("Authorization", BEARER).header("Content-Type", "application/json")
+                    .header("Content-Encoding", "identity"));
+            assertEquals(200, response.code());
         });
     }
 

@@ -47,7 +47,10 @@ class RequestIdTest {
     void aSaneIdFromTheClientIsSentBack() {
         String longest = "a".repeat(RequestIds.MAX_LENGTH);
         withServer(PlantStore.inMemory(), (server, client) -> {
-            assertEquals("req-42/!~", idOf(send(client, "GET", "/health", "X-Request-Id", "req-42/!~")));
+            assertEquals("req-42/a.b_c~d:e+f=", idOf(send(client, "GET", "/health", "X-Request-Id",
+                    "req-42/a.b_c~d:e+f=")));
+            String uuid = "9f0c6a8e-3b1d-4c2e-8f7a-1d2e3f4a5b6c";
+            assertEquals(uuid, idOf(send(client, "GET", "/health", "X-Request-Id", uuid)));
             assertEquals(longest, idOf(send(client, "GET", "/health", "X-Request-Id", longest)));
         });
     }
@@ -55,7 +58,8 @@ class RequestIdTest {
     @Test
     void anInsaneIdIsReplaced() {
         withServer(PlantStore.inMemory(), (server, client) -> {
-            for (String insane : new String[] {"a".repeat(RequestIds.MAX_LENGTH + 1), "two words", "tab\there"}) {
+            for (String insane : new String[] {"a".repeat(RequestIds.MAX_LENGTH + 1), "two words", "tab\there",
+                    "a] forged [b", "quote\"d", "back\\slash", "{json}", "semi;colon", "<tag>", "per%25cent"}) {
                 String id = idOf(send(client, "GET", "/health", "X-Request-Id", insane));
                 assertTrue(GENERATED.matcher(id).matches(), () -> insane + " replaced by " + id);
             }
