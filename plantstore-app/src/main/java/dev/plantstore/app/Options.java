@@ -47,7 +47,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
     static final Option<Integer> MAX_BODY_BYTES = Option.of("--max-body-bytes", "N", "largest request body accepted",
             given -> parseInt(given, 1, Integer.MAX_VALUE - 1), String.valueOf(PlantStoreApi.DEFAULT_MAX_BODY_BYTES));
     static final Option<Optional<Path>> TOKENS_FILE = Option.withoutDefault("--tokens-file", "FILE",
-            "bearer tokens, one per line; blank lines and whole lines starting with # are skipped",
+            "bearer tokens, one per line, each line ending in a newline; blank lines and whole lines starting with # "
+                    + "are skipped; read again once it changes and is stable",
             given -> Optional.of(Path.of(requireNonBlank(given))), Optional.empty(), "");
     static final Option<StoreSpec> STORE = Option.of("--store", "STORE", """
             where plants are kept:

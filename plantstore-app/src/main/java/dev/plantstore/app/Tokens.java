@@ -1,5 +1,6 @@
 package dev.plantstore.app;
 
+import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
 import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,13 @@ import java.util.Set;
 
 /** Where the server's bearer tokens come from: the environment, a file, or, failing both, a fresh random one. */
 final class Tokens {
+
+    /**
+     * The shortest token accepted, in characters. Not a strength: a token guessed at the refused-token limit (30 a
+     * minute) is safe at this length, and the generated one has 43. It refuses what is plainly not a whole token: a
+     * stray fragment, a line cut short, a placeholder such as {@code x}.
+     */
+    static final int MIN_TOKEN_LENGTH = 8;
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -60,7 +68,12 @@ final class Tokens {
             String entry = entries.get(i);
             int colon = entry.indexOf(':');
             String name = colon < 0 ? "token-" + (i + 1) : entry.substring(0, colon).strip();
-            if (byName.put(name, entry.substring(colon + 1).strip()) != null) {
+            String token = entry.substring(colon + 1).strip();
+            if (token.length() < MIN_TOKEN_LENGTH) {
+                throw new UsageException("token " + name + " has " + token.length() + " characters; a token needs at "
+                        + "least " + MIN_TOKEN_LENGTH);
+            }
+            if (byName.put(name, token) != null) {
                 throw new UsageException("two tokens are named " + name + "; each name must be one token's");
             }
         }
@@ -69,11 +82,18 @@ final class Tokens {
 
     /**
      * One token per line, optionally {@code name:token}; blank lines and lines starting with {@code #} are skipped,
-     * surrounding spaces trimmed. A file other users may read or write is refused: its tokens are as good as public.
+     * surrounding spaces trimmed. A file other users may read or write, or owned by another user, is refused: its
+     * tokens are as good as public. So is a file whose last line does not end with a newline: that line may be one
+     * still being written, and a token cut short must never be accepted.
      */
     static List<String> readFile(Path file) throws UsageException {
+        String text = readPrivateText(file, "tokens file");
+        if (!text.isEmpty() && !text.endsWith("\n")) {
+            throw new UsageException("tokens file " + file + " does not end with a newline: its last line may still be "
+                    + "being written; end every line with one");
+        }
         List<String> tokens = new ArrayList<>();
-        for (String line : readPrivate(file, "tokens file")) {
+        for (String line : text.lines().toList()) {
             String token = line.strip();
             if (!token.isEmpty() && !token.startsWith("#")) {
                 tokens.add(token);
@@ -87,9 +107,13 @@ final class Tokens {
      * refused: its secrets are as good as public.
      */
     static List<String> readPrivate(Path file, String what) throws UsageException {
+        return readPrivateText(file, what).lines().toList();
+    }
+
+    private static String readPrivateText(Path file, String what) throws UsageException {
         requirePrivate(file, what);
         try {
-            return Files.readAllLines(file, StandardCharsets.UTF_8);
+            return Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw new UsageException(what + " " + file + " does not exist");
         } catch (MalformedInputException e) {
@@ -99,10 +123,16 @@ final class Tokens {
         }
     }
 
+    /**
+     * Only its owner may read or write the file, and its owner is the user this server runs as, or root: a file
+     * another user owns is one that user can rewrite, or open to others, at any time.
+     */
     private static void requirePrivate(Path file, String what) throws UsageException {
         Set<PosixFilePermission> permissions;
+        int owner;
         try {
             permissions = Files.getPosixFilePermissions(file);
+            owner = (Integer) Files.getAttribute(file, "unix:uid");
         } catch (UnsupportedOperationException e) {
             return;
         } catch (NoSuchFileException e) {
@@ -116,6 +146,11 @@ final class Tokens {
         if (!shared.isEmpty()) {
             throw new UsageException(what + " " + file + " is open to other users (" + PosixFilePermissions.toString(
                     permissions) + "); make it private with: chmod 600 " + file);
+        }
+        long self = new UnixSystem().getUid();
+        if (owner != self && owner != 0) {
+            throw new UsageException(what + " " + file + " is owned by user " + owner + ", not by the user this server "
+                    + "runs as (" + self + ") or root; make it this server's with: chown " + self + " " + file);
         }
     }
 

@@ -203,6 +203,25 @@ class JarIT {
     }
 
     @Test
+    void aTokenShorterThanEightCharactersIsRefusedAtStartUpWithoutQuotingIt() throws Exception {
+        var result = RunningJar.runToCompletion(dir, Map.of("PLANTSTORE_TOKENS", "long-enough-token,ci:x1y2z3"));
+        assertEquals(new RunningJar.Completed(2, "", "plantstore: token ci has 6 characters; a token needs at least 8\n"),
+                result);
+    }
+
+    @Test
+    void aTokensFileOwnedByAnotherUserIsRefusedAtStartUp() throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens"), "file-token\n");
+        Files.setPosixFilePermissions(tokens, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.setAttribute(tokens, "unix:uid", TokensTest.NOBODY);
+        var result = RunningJar.runToCompletion(dir, "--tokens-file", tokens.toString());
+        assertEquals(2, result.exitCode());
+        assertEquals("plantstore: tokens file " + tokens + " is owned by user " + TokensTest.NOBODY + ", not by the "
+                + "user this server runs as (0) or root; make it this server's with: chown 0 " + tokens + "\n",
+                result.stderr());
+    }
+
+    @Test
     void aBadWebhookUrlIsQuotedWithoutItsCredentialsOrQueryFromTheFlagAndFromTheVariable() throws Exception {
         var secret = Map.of("PLANTSTORE_WEBHOOK_SECRET", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
         String notHttp = "ftp://user:PASSWORD@hooks.example/x?token=QUERYSECRET#FRAGMENTSECRET";

@@ -1,6 +1,7 @@
 package dev.plantstore.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Optional;
@@ -52,15 +54,15 @@ class ReloadingTokensTest {
 
     @Test
     void aTokenAddedToTheFileIsAcceptedAndOneRemovedIsRefusedWithoutARestart() throws Exception {
-        Path file = write("tokens", "old-token\n");
+        Path file = write("tokens", "old-token-1\n");
         try (var tokens = watch(file)) {
-            assertTrue(accepts(tokens, "old-token"));
+            assertTrue(accepts(tokens, "old-token-1"));
             Path replacement = write("tokens.new", "ci:new-token\n");
             Files.move(replacement, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             assertTrue(Poll.until(Duration.ofSeconds(5), CHECK_EVERY, () -> accepts(tokens, "new-token")),
                     "the new token is accepted");
             assertEquals("ci", assertInstanceOf(Verification.Valid.class, tokens.verify("new-token")).principal());
-            assertInstanceOf(Verification.Invalid.class, tokens.verify("old-token"));
+            assertInstanceOf(Verification.Invalid.class, tokens.verify("old-token-1"));
         }
     }
 
@@ -86,6 +88,72 @@ class ReloadingTokensTest {
             awaitReads(2);
             assertInstanceOf(Verification.Invalid.class, tokens.verify("leaked-token"));
             assertTrue(accepts(tokens, "private-token"));
+        }
+    }
+
+    @Test
+    void aFileBeingWrittenByteByByteIsNeverUsedHalfWay() throws Exception {
+        Path file = write("tokens", "first-token\n");
+        String line = "second-token\n";
+        try (var tokens = watch(file); var out = Files.newOutputStream(file, StandardOpenOption.APPEND)) {
+            for (int i = 0; i < line.length(); i++) {
+                int readsBefore = reads.get();
+                out.write(line.charAt(i));
+                out.flush();
+                if (i < line.length() - 1) {
+                    // The watcher has looked at the file as it now is, and read it.
+                    awaitReads(readsBefore + 1);
+                    String written = line.substring(0, i + 1);
+                    assertFalse(accepts(tokens, written), () -> "a token cut short, " + written + ", is accepted");
+                    assertFalse(accepts(tokens, "second-token"));
+                    assertTrue(accepts(tokens, "first-token"));
+                }
+            }
+            assertTrue(Poll.until(Duration.ofSeconds(5), CHECK_EVERY, () -> accepts(tokens, "second-token")),
+                    "the whole line is accepted once written");
+            assertTrue(accepts(tokens, "first-token"));
+        }
+    }
+
+    @Test
+    void makingARefusedFilePrivateAsTheLogAdvisesReloadsIt() throws Exception {
+        Path file = write("tokens", "kept-token\n");
+        try (var tokens = watch(file)) {
+            Path open = write("tokens.open", "fixed-token\n");
+            Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rw-r--r--"));
+            Files.move(open, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            awaitReads(2);
+            assertFalse(accepts(tokens, "fixed-token"));
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+            assertTrue(Poll.until(Duration.ofSeconds(5), CHECK_EVERY, () -> accepts(tokens, "fixed-token")),
+                    "chmod 600 alone reloads the file");
+            assertFalse(accepts(tokens, "kept-token"));
+        }
+    }
+
+    @Test
+    void aFileGivenToAnotherUserIsRefusedAndTheTokensStay() throws Exception {
+        Path file = write("tokens", "kept-token\n");
+        try (var tokens = watch(file)) {
+            Path foreign = write("tokens.foreign", "kept-token\nforeign-token\n");
+            Files.setAttribute(foreign, "unix:uid", TokensTest.NOBODY);
+            Files.move(foreign, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            awaitReads(2);
+            assertFalse(accepts(tokens, "foreign-token"));
+            assertTrue(accepts(tokens, "kept-token"));
+        }
+    }
+
+    @Test
+    void aTooShortTokenInAChangedFileIsRefusedAndTheTokensStay() throws Exception {
+        Path file = write("tokens", "kept-token\n");
+        try (var tokens = watch(file)) {
+            Files.move(write("tokens.short", "kept-token\nnew-token\nshort\n"), file,
+                    StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            awaitReads(2);
+            assertFalse(accepts(tokens, "new-token"));
+            assertFalse(accepts(tokens, "short"));
+            assertTrue(accepts(tokens, "kept-token"));
         }
     }
 }

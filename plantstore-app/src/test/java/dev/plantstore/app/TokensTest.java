@@ -22,6 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class TokensTest {
 
+    /** The user nobody's id on Debian and most other systems. */
+    static final int NOBODY = 65_534;
+
     @TempDir
     Path dir;
 
@@ -32,23 +35,25 @@ class TokensTest {
 
     @Test
     void aTokenMayCarryTheNameItsRequestsAreLoggedAs() throws Exception {
-        assertEquals(java.util.Map.of("ci-bot", "abc", "token-2", "def", "ops@example", "ghi"),
-                Tokens.named(Optional.of("ci-bot:abc, def"), Optional.of(file("# ops\nops@example: ghi\n"))));
-        var verifier = TokenVerifier.staticTokens(Tokens.named(Optional.of("ci-bot:abc"), Optional.empty()));
-        assertEquals("ci-bot", assertInstanceOf(Verification.Valid.class, verifier.verify("abc")).principal());
-        assertInstanceOf(Verification.Invalid.class, verifier.verify("ci-bot:abc"));
+        assertEquals(java.util.Map.of("ci-bot", "abc-token", "token-2", "def-token", "ops@example", "ghi-token"),
+                Tokens.named(Optional.of("ci-bot:abc-token, def-token"),
+                        Optional.of(file("# ops\nops@example: ghi-token\n"))));
+        var verifier = TokenVerifier.staticTokens(Tokens.named(Optional.of("ci-bot:abc-token"), Optional.empty()));
+        assertEquals("ci-bot", assertInstanceOf(Verification.Valid.class, verifier.verify("abc-token")).principal());
+        assertInstanceOf(Verification.Invalid.class, verifier.verify("ci-bot:abc-token"));
     }
 
     @Test
     void twoTokensWithOneNameAreRefused() {
-        var e = assertThrows(UsageException.class, () -> Tokens.named(Optional.of("a:x,a:y"), Optional.empty()));
+        var e = assertThrows(UsageException.class, () -> Tokens.named(Optional.of("a:token-one,a:token-two"),
+                Optional.empty()));
         assertEquals("two tokens are named a; each name must be one token's", e.getMessage());
     }
 
     @ParameterizedTest(name = "mode {0}")
     @ValueSource(strings = {"rw-r--r--", "rw-r-----", "rw----r--", "rw--w----", "rw-----w-"})
     void aFileOtherUsersCanReadOrWriteIsRefused(String mode) throws Exception {
-        Path tokens = file("secret\n");
+        Path tokens = file("secret-token\n");
         Files.setPosixFilePermissions(tokens, PosixFilePermissions.fromString(mode));
         var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)));
         assertEquals("tokens file " + tokens + " is open to other users (" + mode + "); make it private with: chmod 600 "
@@ -57,25 +62,58 @@ class TokensTest {
 
     @Test
     void aFileOnlyItsOwnerCanReadIsAccepted() throws Exception {
-        Path tokens = file("secret\n");
+        Path tokens = file("secret-token\n");
         Files.setPosixFilePermissions(tokens, PosixFilePermissions.fromString("r--------"));
-        assertEquals(List.of("secret"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        assertEquals(List.of("secret-token"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
     }
 
     @Test
     void environmentTokensAreCommaSeparatedAndTrimmed() throws UsageException {
-        assertEquals(List.of("a1", "b2", "c3"), Tokens.configured(Optional.of(" a1, b2,,c3 ,"), Optional.empty()));
+        assertEquals(List.of("token-a1", "token-b2", "token-c3"),
+                Tokens.configured(Optional.of(" token-a1, token-b2,,token-c3 ,"), Optional.empty()));
     }
 
     @Test
     void fileHasOneTokenPerLineWithCommentsAndBlankLines() throws Exception {
-        Path tokens = file("# production\nalpha\n\n  beta  \n# retired: gamma\n");
-        assertEquals(List.of("alpha", "beta"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        Path tokens = file("# production\nalpha-token\n\n  beta-token  \n# retired: gamma\n");
+        assertEquals(List.of("alpha-token", "beta-token"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
     }
 
     @Test
     void environmentAndFileTokensAreBothAccepted() throws Exception {
-        assertEquals(List.of("env", "file"), Tokens.configured(Optional.of("env"), Optional.of(file("file\n"))));
+        assertEquals(List.of("env-token", "file-token"),
+                Tokens.configured(Optional.of("env-token"), Optional.of(file("file-token\n"))));
+    }
+
+    @Test
+    void aTokenShorterThanTheMinimumIsRefusedByName() throws Exception {
+        String shortest = "a".repeat(Tokens.MIN_TOKEN_LENGTH);
+        assertEquals(List.of(shortest), Tokens.configured(Optional.of(shortest), Optional.empty()));
+        var fromEnvironment = assertThrows(UsageException.class,
+                () -> Tokens.named(Optional.of("long-enough, ci-bot:" + shortest.substring(1)), Optional.empty()));
+        assertEquals("token ci-bot has 7 characters; a token needs at least 8", fromEnvironment.getMessage());
+        var fromFile = assertThrows(UsageException.class,
+                () -> Tokens.named(Optional.empty(), Optional.of(file("long-enough\nx\n"))));
+        assertEquals("token token-2 has 1 characters; a token needs at least 8", fromFile.getMessage());
+    }
+
+    @Test
+    void aFileWhoseLastLineHasNoNewlineIsRefused() throws Exception {
+        Path tokens = file("first-token\nsecond-tok");
+        var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        assertEquals("tokens file " + tokens + " does not end with a newline: its last line may still be being "
+                + "written; end every line with one", e.getMessage());
+    }
+
+    /** The tests run as root, who may give a file away. */
+    @Test
+    void aFileOwnedByAnotherUserIsRefused() throws Exception {
+        Path tokens = file("secret-token\n");
+        Files.setAttribute(tokens, "unix:uid", NOBODY);
+        var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        assertEquals("tokens file " + tokens + " is owned by user " + NOBODY + ", not by the user this server runs as ("
+                + new com.sun.security.auth.module.UnixSystem().getUid() + ") or root; make it this server's with: "
+                + "chown " + new com.sun.security.auth.module.UnixSystem().getUid() + " " + tokens, e.getMessage());
     }
 
     @Test
