@@ -11,10 +11,12 @@ import org.slf4j.event.Level;
 
 /**
  * Where the server's log lines go and how each is written: as text for people
- * ({@code 2026-11-22T05:43:36.594Z INFO [7f3a…] access - POST /plants 200 1.2ms}), or as one JSON object per line for a
- * collector ({@code {"time":…,"level":"INFO","logger":"dev.plantstore.access","message":…,"requestId":…}}). A line
- * written while a request is served carries that request's id, and whatever else the MDC holds then (the access line
- * adds method, route, status and duration). Until the launcher installs its console, lines go to standard error as text.
+ * ({@code 2026-11-22T05:43:36.594Z INFO [7f3a…] access - 203.0.113.7 POST /plants 200 1.2ms}), or as one JSON
+ * object per line for a collector
+ * ({@code {"time":…,"level":"INFO","logger":"dev.plantstore.access","message":…,"requestId":…}}). A line written
+ * while a request is served carries that request's id, and whatever else the MDC holds then (the access line adds
+ * client, method, route, status and duration). Until the launcher installs its console, lines go to standard error as
+ * text.
  */
 final class LogLines {
 

@@ -123,6 +123,12 @@ public final class Main {
             api = api.withDocumentedIssuer(options.oidcIssuer().get());
         }
         try {
+            api = api.withTrustedProxies(options.trustedProxies());
+        } catch (IllegalArgumentException e) {
+            store.close();
+            throw new UsageException("--trusted-proxies: " + e.getMessage());
+        }
+        try {
             api = api.withScopes(options.createScope(), options.deleteScope());
         } catch (IllegalArgumentException e) {
             store.close();

@@ -32,7 +32,7 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                String managementHost, LogFormat logFormat, int drainSeconds, int maxConnections,
                int minBodyRate, List<URI> webhookUrls, Optional<Path> webhookSecretFile, Optional<URI> oidcIssuer,
                Optional<String> oidcAudience, int oidcClockSkewSeconds, String createScope, String deleteScope,
-               boolean help) {
+               List<String> trustedProxies, boolean help) {
 
     /** How log lines are written: for people, or one JSON object per line for a collector. */
     enum LogFormat { TEXT, JSON }
@@ -63,10 +63,16 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
     static final Option<List<String>> CORS_ORIGINS = Option.withoutDefault("--cors-origins", "LIST",
             "comma-separated origins whose pages may call the API from a browser, such as https://docs.example.com, "
                     + "or * for any",
-            given -> parseOrigins(given.value()), List.of(), "none");
+            given -> parseList(given.value()), List.of(), "none");
     static final Option<Integer> AUTH_FAILURE_LIMIT = Option.of("--auth-failure-limit", "N",
             "refused tokens a client address may send per minute before it gets 429, 0 for no limit",
             given -> parseInt(given, 0, 1_000_000), String.valueOf(PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT));
+    static final Option<List<String>> TRUSTED_PROXIES = Option.withoutDefault("--trusted-proxies", "LIST",
+            "comma-separated addresses or CIDR blocks (10.0.0.0/8, 2001:db8::/32) of reverse proxies you run: from "
+                    + "them, the client is the right-most address in X-Forwarded-For (else Forwarded) that is not one "
+                    + "of them, for the refused-token limit and the access line; any other peer's such headers are "
+                    + "ignored",
+            given -> parseList(given.value()), List.of(), "none");
     static final Option<Integer> IDLE_TIMEOUT = Option.of("--idle-timeout", "SECONDS",
             "close a connection silent this long: idle, stalled in its headers, or in a body, which gets 408",
             given -> parseInt(given, 1, 3_600), String.valueOf(PlantStoreServer.DEFAULT_IDLE_TIMEOUT.toSeconds()));
@@ -120,8 +126,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
 
     /** Every option, in the order {@code --help} lists them and their values are checked. */
     static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, DOCS, CORS_ORIGINS,
-            AUTH_FAILURE_LIMIT, IDLE_TIMEOUT, MANAGEMENT_PORT, MANAGEMENT_HOST, LOG_FORMAT, DRAIN_SECONDS,
-            MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL, WEBHOOK_SECRET_FILE, OIDC_ISSUER, OIDC_AUDIENCE,
+            AUTH_FAILURE_LIMIT, TRUSTED_PROXIES, IDLE_TIMEOUT, MANAGEMENT_PORT, MANAGEMENT_HOST, LOG_FORMAT,
+            DRAIN_SECONDS, MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL, WEBHOOK_SECRET_FILE, OIDC_ISSUER, OIDC_AUDIENCE,
             OIDC_CLOCK_SKEW, OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE);
 
     static final Secret TOKENS = new Secret("PLANTSTORE_TOKENS", "bearer tokens, comma-separated, used together with "
@@ -264,7 +270,7 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                 MAX_CONNECTIONS.valueIn(given), MIN_BODY_RATE.valueIn(given), WEBHOOK_URL.valueIn(given),
                 WEBHOOK_SECRET_FILE.valueIn(given), OIDC_ISSUER.valueIn(given), OIDC_AUDIENCE.valueIn(given),
                 OIDC_CLOCK_SKEW.valueIn(given), OIDC_CREATE_SCOPE.valueIn(given), OIDC_DELETE_SCOPE.valueIn(given),
-                help);
+                TRUSTED_PROXIES.valueIn(given), help);
     }
 
     private static LogFormat parseLogFormat(Given given) throws UsageException {
@@ -283,8 +289,8 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
         };
     }
 
-    /** Split only; each origin's form is checked by the API, whose message {@link Main} passes on. */
-    private static List<String> parseOrigins(String value) {
+    /** Split only; each entry's form is checked by the API, whose message {@link Main} passes on. */
+    private static List<String> parseList(String value) {
         List<String> origins = new ArrayList<>();
         for (String origin : value.split(",")) {
             if (!origin.isBlank()) {

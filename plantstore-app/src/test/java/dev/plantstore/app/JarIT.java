@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,8 @@ class JarIT {
             output = jar.stopAndCollectOutput();
         }
         assertEquals(1, output.lines().filter(line -> line.startsWith("plantstore listening on http://")).count(), output);
-        assertTrue(output.lines().anyMatch(line -> line.matches(".* access - POST /plants 200 \\d+\\.\\dms")), output);
+        assertTrue(output.lines().anyMatch(line -> line.matches(
+                ".* access - 127\\.0\\.0\\.1 POST /plants 200 \\d+\\.\\dms")), output);
         assertFalse(output.contains(TOKEN), output);
         assertFalse(output.contains("WARNING"), "no JVM warning on this JDK: " + output);
     }
@@ -203,10 +205,32 @@ class JarIT {
     }
 
     @Test
+    void fromATrustedProxyTheClientItNamesIsLimitedAndLoggedAndABadEntryIsRefused() throws Exception {
+        String output;
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN, "PLANTSTORE_TRUSTED_PROXIES",
+                "192.0.2.0/24, 127.0.0.1"), "--auth-failure-limit", "1")) {
+            var refused = send(PlantRequests.delete(jar.uri("/plants/1"), "wrong-token")
+                    .header("X-Forwarded-For", "198.51.100.7"));
+            var limited = send(PlantRequests.delete(jar.uri("/plants/1"), TOKEN)
+                    .header("X-Forwarded-For", "203.0.113.9, 198.51.100.7"));
+            var another = send(PlantRequests.delete(jar.uri("/plants/1"), TOKEN)
+                    .header("X-Forwarded-For", "198.51.100.8"));
+            assertEquals(List.of(401, 429, 404), List.of(refused.statusCode(), limited.statusCode(),
+                    another.statusCode()));
+            output = jar.stopAndCollectOutput();
+        }
+        assertTrue(output.lines().anyMatch(line -> line.matches(
+                ".* access - 198\\.51\\.100\\.8 DELETE /plants/1 404 \\d+\\.\\dms")), output);
+        var bad = RunningJar.runToCompletion(dir, "--trusted-proxies", "10.0.0.0/8,proxy.example");
+        assertEquals(new RunningJar.Completed(2, "", "plantstore: --trusted-proxies: a trusted proxy is an IP address "
+                + "or a CIDR block such as 10.0.0.0/8 or 2001:db8::/32, got 'proxy.example'\n"), bad);
+    }
+
+    @Test
     void aTokenShorterThanEightCharactersIsRefusedAtStartUpWithoutQuotingIt() throws Exception {
         var result = RunningJar.runToCompletion(dir, Map.of("PLANTSTORE_TOKENS", "long-enough-token,ci:x1y2z3"));
-        assertEquals(new RunningJar.Completed(2, "", "plantstore: token ci has 6 characters; a token needs at least 8\n"),
-                result);
+        assertEquals(new RunningJar.Completed(2, "",
+                "plantstore: token ci has 6 characters; a token needs at least 8\n"), result);
     }
 
     @Test
@@ -229,14 +253,15 @@ class JarIT {
         var fromFlag = RunningJar.runToCompletion(dir, secret, "--webhook-url", notHttp);
         var fromVariable = RunningJar.runToCompletion(dir, with(secret, "PLANTSTORE_WEBHOOK_URL", notHttp));
         var unparsableFromFlag = RunningJar.runToCompletion(dir, secret, "--webhook-url", unparsable);
-        var unparsableFromVariable = RunningJar.runToCompletion(dir, with(secret, "PLANTSTORE_WEBHOOK_URL", unparsable));
+        var unparsableFromVariable = RunningJar.runToCompletion(dir,
+                with(secret, "PLANTSTORE_WEBHOOK_URL", unparsable));
 
         String notHttpLine = "plantstore: webhook URL ftp://hooks.example/x is not an absolute http or https URL with "
                 + "a host\n";
         assertEquals(new RunningJar.Completed(2, "", notHttpLine), fromFlag);
         assertEquals(new RunningJar.Completed(2, "", notHttpLine), fromVariable);
-        assertEquals(new RunningJar.Completed(2, "", "plantstore: --webhook-url: 'http://hooks example/x' is not a URL\n"),
-                unparsableFromFlag);
+        assertEquals(new RunningJar.Completed(2, "",
+                "plantstore: --webhook-url: 'http://hooks example/x' is not a URL\n"), unparsableFromFlag);
         assertEquals(new RunningJar.Completed(2, "",
                 "plantstore: PLANTSTORE_WEBHOOK_URL: 'http://hooks example/x' is not a URL\n"), unparsableFromVariable);
     }

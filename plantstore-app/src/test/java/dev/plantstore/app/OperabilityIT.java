@@ -106,7 +106,7 @@ class OperabilityIT {
             output = jar.stopAndCollectOutput();
         }
         assertTrue(output.lines().anyMatch(line -> line.matches(
-                "\\S+ INFO \\[find-me-5 token-1] access - DELETE /plants/5 404 \\d+\\.\\dms")), output);
+                "\\S+ INFO \\[find-me-5 token-1] access - 127\\.0\\.0\\.1 DELETE /plants/5 404 \\d+\\.\\dms")), output);
     }
 
     /**
@@ -203,6 +203,7 @@ class OperabilityIT {
         assertTrue(access != null, output);
         assertEquals("dev.plantstore.access", access.get("logger").textValue());
         assertEquals("DELETE", access.get("method").textValue());
+        assertEquals("127.0.0.1", access.get("client").textValue());
         assertEquals("/plants/{id}", access.get("route").textValue());
         assertEquals(404, access.get("status").intValue());
         assertTrue(access.get("durationMs").isNumber(), access.toString());

@@ -138,6 +138,7 @@ class OptionsTableTest {
         return new Options(o.host(), o.port(), o.maxBodyBytes(), o.tokensFile(), o.store(), o.docs(), o.corsOrigins(),
                 o.authFailureLimit(), o.idleTimeoutSeconds(), o.managementPort(), o.managementHost(), o.logFormat(),
                 o.drainSeconds(), o.maxConnections(), o.minBodyRate(), o.webhookUrls(), o.webhookSecretFile(),
-                o.oidcIssuer(), o.oidcAudience(), o.oidcClockSkewSeconds(), o.createScope(), o.deleteScope(), help);
+                o.oidcIssuer(), o.oidcAudience(), o.oidcClockSkewSeconds(), o.createScope(), o.deleteScope(),
+                o.trustedProxies(), help);
     }
 }

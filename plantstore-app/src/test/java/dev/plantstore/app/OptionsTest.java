@@ -29,7 +29,8 @@ class OptionsTest {
         assertEquals(new Options("0.0.0.0", 8080, 65_536, Optional.empty(),
                 new StoreSpec.Sqlite(Path.of("plantstore.db")), true, List.of(), 30, 30, OptionalInt.empty(), "127.0.0.1",
                 Options.LogFormat.TEXT, 5, 10_000, 256, List.of(), Optional.empty(),
-                Optional.empty(), Optional.empty(), 30, "plants:create", "plants:delete", false), parse(Map.of()));
+                Optional.empty(), Optional.empty(), 30, "plants:create", "plants:delete", List.of(), false),
+                parse(Map.of()));
     }
 
     @Test
@@ -39,12 +40,15 @@ class OptionsTest {
                 "--cors-origins", "https://a.example, https://b.example:8443", "--auth-failure-limit", "0", "--idle-timeout", "5",
                 "--management-port", "0", "--management-host=0.0.0.0", "--log-format", "JSON", "--drain-seconds", "0",
                 "--max-connections", "500", "--min-body-rate", "0",
-                "--webhook-url", "https://a.example/hook,http://b.example:8080/x", "--webhook-secret-file", "/etc/s");
+                "--webhook-url", "https://a.example/hook,http://b.example:8080/x", "--webhook-secret-file", "/etc/s",
+                "--trusted-proxies", "10.0.0.0/8, ::1");
         assertEquals(new Options("127.0.0.1", 0, 1024, Optional.of(Path.of("/etc/plantstore/tokens")),
                 new StoreSpec.Memory(), false, List.of("https://a.example", "https://b.example:8443"), 0, 5,
                 OptionalInt.of(0), "0.0.0.0", Options.LogFormat.JSON, 0, 500, 0,
                 List.of(URI.create("https://a.example/hook"), URI.create("http://b.example:8080/x")),
-                Optional.of(Path.of("/etc/s")), Optional.empty(), Optional.empty(), 30, "plants:create", "plants:delete", false),
+                Optional.of(Path.of("/etc/s")), Optional.empty(), Optional.empty(), 30, "plants:create",
+                "plants:delete",
+                List.of("10.0.0.0/8", "::1"), false),
                 options);
     }
 
@@ -86,11 +90,14 @@ class OptionsTest {
         env.putAll(Map.of("PLANTSTORE_MANAGEMENT_PORT", "9090", "PLANTSTORE_MANAGEMENT_HOST", "10.0.0.1",
                 "PLANTSTORE_LOG_FORMAT", "json", "PLANTSTORE_DRAIN_SECONDS", "12",
                 "PLANTSTORE_MAX_CONNECTIONS", "20000", "PLANTSTORE_MIN_BODY_RATE", "1024",
-                "PLANTSTORE_WEBHOOK_URL", "http://hooks.example/", "PLANTSTORE_WEBHOOK_SECRET_FILE", "secret"));
+                "PLANTSTORE_WEBHOOK_URL", "http://hooks.example/", "PLANTSTORE_WEBHOOK_SECRET_FILE", "secret",
+                "PLANTSTORE_TRUSTED_PROXIES", "192.0.2.0/24"));
         assertEquals(new Options("::1", 9000, 10, Optional.of(Path.of("tokens.txt")),
                 new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false, List.of("*"), 5, 7, OptionalInt.of(9090), "10.0.0.1",
                 Options.LogFormat.JSON, 12, 20_000, 1024, List.of(URI.create("http://hooks.example/")),
-                Optional.of(Path.of("secret")), Optional.empty(), Optional.empty(), 30, "plants:create", "plants:delete", false), parse(env));
+                Optional.of(Path.of("secret")), Optional.empty(), Optional.empty(), 30, "plants:create",
+                "plants:delete",
+                List.of("192.0.2.0/24"), false), parse(env));
     }
 
     @Test

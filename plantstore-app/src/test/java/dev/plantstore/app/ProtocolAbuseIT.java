@@ -86,7 +86,7 @@ class ProtocolAbuseIT {
             assertTrue(response.contains("\r\nX-Content-Type-Options: nosniff\r\n"), response);
             var id = java.util.regex.Pattern.compile("\r\nX-Request-Id: (\\S+)\r\n").matcher(response);
             assertTrue(id.find(), response);
-            String accessLine = "[" + id.group(1) + "] access - DELETE " + path + " 400 ";
+            String accessLine = "[" + id.group(1) + "] access - 127.0.0.1 DELETE " + path + " 400 ";
             assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(20),
                     () -> jar.outputSoFar().contains(accessLine)), accessLine + " in:\n" + jar.outputSoFar());
         }

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * One access line per exchange: method, raw path, status and time since the request began; who was admitted (the
+ * One access line per exchange: the client's address (the peer's, or the one a trusted proxy names: {@link
+ * ClientAddresses}), method, raw path, status and time since the request began; who was admitted (the
  * token's principal) goes in the MDC beside the request's id. Jetty's request log
  * rather than Javalin's request logger, because Jetty calls it for every exchange, including those it refuses before
  * any handler runs (a bad request line or URI, headers too large), and a request whose body is still arriving.
@@ -21,12 +22,21 @@ import org.slf4j.MDC;
  */
 final class AccessLog implements RequestLog {
 
+    /** The client's address, as the MDC names it for a JSON line. */
+    static final String CLIENT_MDC_KEY = "client";
+
     /** The request attribute that names the route template that served the request, when Javalin routed it. */
     static final String ROUTE_ATTRIBUTE = "dev.plantstore.route";
     /** The request attribute that says why a request was refused when the status alone does not (a 503's cause). */
     static final String PROBLEM_ATTRIBUTE = "dev.plantstore.problem";
 
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.plantstore.access");
+
+    private final ClientAddresses clients;
+
+    AccessLog(ClientAddresses clients) {
+        this.clients = clients;
+    }
 
     @Override
     public void log(Request request, Response response) {
@@ -35,7 +45,8 @@ final class AccessLog implements RequestLog {
         }
         long tenthsOfMillis = TimeUnit.NANOSECONDS.toMicros(NanoTime.since(request.getBeginNanoTime())) / 100;
         HttpURI uri = request.getHttpURI();
-        var line = new StringBuilder(64).append(request.getMethod()).append(' ')
+        String client = clients.of(request).shown();
+        var line = new StringBuilder(80).append(client).append(' ').append(request.getMethod()).append(' ')
                 .append(uri == null ? "-" : uri.getPath()).append(' ')
                 .append(response.getStatus()).append(' ')
                 .append(tenthsOfMillis / 10).append('.').append(tenthsOfMillis % 10).append("ms");
@@ -55,6 +66,7 @@ final class AccessLog implements RequestLog {
         if (requestId != null) {
             MDC.put(RequestIds.MDC_KEY, requestId);
         }
+        MDC.put(CLIENT_MDC_KEY, client);
         MDC.put("method", request.getMethod());
         MDC.put("route", route instanceof String template ? template : RouteTemplate.UNMATCHED);
         MDC.put("status", Integer.toString(response.getStatus()));
@@ -63,6 +75,7 @@ final class AccessLog implements RequestLog {
             ACCESS.info(line.toString());
         } finally {
             MDC.remove(RequestIds.MDC_KEY);
+            MDC.remove(CLIENT_MDC_KEY);
             MDC.remove("method");
             MDC.remove("route");
             MDC.remove("status");

@@ -17,9 +17,10 @@ import org.slf4j.MDC;
  *
  * <p>A request's credentials are judged once, in {@link #decide}, whoever asks first: the server's body reader (which
  * reads ahead only the body of a create it admits) or this handler. The decision is kept on the request, so that a
- * refused token counts once against its address however many places look, and a limited address is refused before its
- * token is looked at, everywhere a token is needed. Paths that need no token never ask, so a token there changes
- * nothing. The token is never logged or echoed. Only the server sets request attributes; a client cannot.
+ * refused token counts once against its client however many places look, and a limited client is refused before its
+ * token is looked at, everywhere a token is needed. The client is the peer's address, or the one a trusted proxy names
+ * ({@link ClientAddresses}); an IPv6 client counts by its /64. Paths that need no token never ask, so a token there
+ * changes nothing. The token is never logged or echoed. Only the server sets request attributes; a client cannot.
  *
  * <p>A valid token must also grant the operation's scope (RFC 6750 section 3.1): without it, 403
  * {@code insufficient_scope}. A token that cannot be checked now (an identity provider's keys cannot be had) is 503
@@ -105,18 +106,22 @@ final class BearerAuth implements Handler {
     private final TokenVerifier verifier;
     private final Optional<AuthFailureLimiter> limiter;
     private final Scopes scopes;
+    private final ClientAddresses clients;
 
-    BearerAuth(TokenVerifier verifier, Optional<AuthFailureLimiter> limiter, Scopes scopes) {
+    /** {@code clients} says whom a request's refused token counts against. */
+    BearerAuth(TokenVerifier verifier, Optional<AuthFailureLimiter> limiter, Scopes scopes, ClientAddresses clients) {
         this.verifier = verifier;
         this.limiter = limiter;
         this.scopes = scopes;
+        this.clients = clients;
     }
 
     @Override
     public void handle(Context ctx) {
         Decision decision = ctx.attribute(DECISION);
         if (decision == null) {
-            decision = decide(Collections.list(ctx.req().getHeaders("Authorization")), ctx.ip(), ctx.req().getMethod());
+            decision = decide(Collections.list(ctx.req().getHeaders("Authorization")),
+                    clients.of(ctx.req()).limiterKey(), ctx.req().getMethod());
             ctx.attribute(DECISION, decision);
         }
         if (decision instanceof Admitted admitted) {
@@ -144,7 +149,7 @@ final class BearerAuth implements Handler {
             return made;
         }
         Decision decision = decide(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
-                Request.getRemoteAddr(request), request.getMethod());
+                clients.of(request).limiterKey(), request.getMethod());
         request.setAttribute(DECISION, decision);
         return decision;
     }

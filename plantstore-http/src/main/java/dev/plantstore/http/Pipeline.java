@@ -52,7 +52,9 @@ import org.eclipse.jetty.server.Server;
  *    7 SecurityHeaders       S  every path; when mounted, the gate (9) and the API's other responses set them
  *    8 Cors                  M  /plants, /plants/*, /openapi.*, for the listed origins: answers a preflight
  *    9 the gate              M  /plants, /plants/*: BearerAuth, which judges the credentials once per request
- *                               (step 3 may have asked already): 429, 400, 401, 403 or 503, else the caller is known
+ *                               (step 3 may have asked already): 429, 400, 401, 403 or 503, else the caller is known;
+ *                               refused tokens count against the client (ClientAddresses: the peer, or from a trusted
+ *                               proxy the client it names), found once per request
  *  The route (AllowedMethods: 405 with Allow for any other method on a path the API owns)
  *   10 POST /plants          M  RequestBody (415, 413, 408) -> NewPlantDecoder (400) -> store.create -> 200 or 409
  *      DELETE /plants/{id}   M  PathId (400) -> store.delete -> 204 or 404
@@ -63,7 +65,8 @@ import org.eclipse.jetty.server.Server;
  *   12 exception mappers     S  an Error body for Javalin's own answers (404 for an unmatched path), and a 500
  *                               for anything else a handler throws
  *   13 request loggers       M  HttpMetrics, when metrics are on; S the route template for the access line
- *   14 AccessLog             S  Jetty's request log: one line per exchange, once the response is complete
+ *   14 AccessLog             S  Jetty's request log: one line per exchange, once the response is complete, naming the
+ *                               client as step 9 does
  * </pre>
  *
  * <p>What the standalone server adds besides is not part of a request's way: the stop (its time-out, drain) and
@@ -107,7 +110,8 @@ final class Pipeline {
                 : SecurityHeaders.onTheApisResponses();
         var auth = new BearerAuth(api.verifier(), api.authFailureLimit() == 0
                 ? Optional.empty()
-                : Optional.of(new AuthFailureLimiter(api.authFailureLimit(), System::nanoTime)), api.scopes());
+                : Optional.of(new AuthFailureLimiter(api.authFailureLimit(), System::nanoTime)), api.scopes(),
+                api.clientAddresses());
 
         limits.ifPresent(given -> protectConnections(config, given));
         standalone.ifPresent(server -> config.jetty.modifyHttpConfiguration(http -> {
@@ -118,7 +122,7 @@ final class Pipeline {
         Predicate<Request> readAhead = request -> isCreate(request)
                 && auth.decisionFor(request) instanceof BearerAuth.Admitted;
         config.jetty.modifyServer(server -> {
-            standalone.ifPresent(own -> ownServer(server, own));
+            standalone.ifPresent(own -> ownServer(server, own, api.clientAddresses()));
             List<Handler.Wrapper> outermostFirst = new ArrayList<>();
             if (standalone.isPresent()) {
                 outermostFirst.add(new GracefulStopHandler());
@@ -195,11 +199,11 @@ final class Pipeline {
     }
 
     /** The standalone server's own: the error style, the access log, the stop; Javalin's statistics are unread. */
-    private static void ownServer(Server server, Standalone standalone) {
+    private static void ownServer(Server server, Standalone standalone, ClientAddresses clients) {
         server.setHandler((Handler) null);
         server.setStopTimeout(standalone.stopTimeout().toMillis());
         server.setErrorHandler(new JsonErrorHandler());
-        server.setRequestLog(new AccessLog());
+        server.setRequestLog(new AccessLog(clients));
     }
 
     /**

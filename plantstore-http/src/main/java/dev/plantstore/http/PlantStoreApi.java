@@ -85,10 +85,12 @@ public final class PlantStoreApi {
     /** What the health routes answer; none are mounted when empty. */
     private final Optional<BooleanSupplier> readiness;
     private final BearerAuth.Scopes scopes;
+    private final ClientAddresses clientAddresses;
 
     private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes, Documents docs,
                           Set<String> corsOrigins, int authFailureLimit, Optional<MeterRegistry> metrics,
-                          Optional<BooleanSupplier> readiness, BearerAuth.Scopes scopes) {
+                          Optional<BooleanSupplier> readiness, BearerAuth.Scopes scopes,
+                          ClientAddresses clientAddresses) {
         this.store = Objects.requireNonNull(store, "null store");
         this.verifier = Objects.requireNonNull(verifier, "null verifier");
         if (maxBodyBytes < 1 || maxBodyBytes == Integer.MAX_VALUE) {
@@ -105,19 +107,20 @@ public final class PlantStoreApi {
         this.metrics = metrics;
         this.readiness = readiness;
         this.scopes = Objects.requireNonNull(scopes, "null scopes");
+        this.clientAddresses = clientAddresses;
     }
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
         return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, new Documents(true, Optional.empty()), Set.of(), DEFAULT_AUTH_FAILURE_LIMIT,
                 Optional.empty(), Optional.of(store::isAvailable),
-                new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE));
+                new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE), ClientAddresses.PEERS_ONLY);
     }
 
     /** A copy with another request body limit; a larger body is answered with 413. */
     public PlantStoreApi withMaxBodyBytes(int maxBodyBytes) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness,
-                scopes);
+                scopes, clientAddresses);
     }
 
     /**
@@ -129,7 +132,7 @@ public final class PlantStoreApi {
      */
     public PlantStoreApi withDocs(boolean docs) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, new Documents(docs, this.docs.issuer()), corsOrigins, authFailureLimit, metrics, readiness,
-                scopes);
+                scopes, clientAddresses);
     }
 
     /**
@@ -140,7 +143,7 @@ public final class PlantStoreApi {
      */
     public PlantStoreApi withDocumentedIssuer(URI issuer) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, new Documents(docs.served(), Optional.of(issuer)),
-                corsOrigins, authFailureLimit, metrics, readiness, scopes);
+                corsOrigins, authFailureLimit, metrics, readiness, scopes, clientAddresses);
     }
 
     /** Whether the documents are served, and the identity provider they name. */
@@ -155,17 +158,36 @@ public final class PlantStoreApi {
      */
     public PlantStoreApi withCorsOrigins(Collection<String> origins) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, Set.copyOf(origins), authFailureLimit, metrics,
-                readiness, scopes);
+                readiness, scopes, clientAddresses);
     }
 
     /**
      * A copy that lets each client address send at most {@code perMinute} refused tokens a minute; past that, its
      * requests get 429 with {@code Retry-After} until the minute is over. 0 turns the limit off. Behind a proxy every
-     * client shares the proxy's address: raise the limit there, or limit at the proxy.
+     * client shares the proxy's address unless {@link #withTrustedProxies} names the proxy; an IPv6 client is counted
+     * by its /64.
      */
     public PlantStoreApi withAuthFailureLimit(int perMinute) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, perMinute, metrics, readiness,
-                scopes);
+                scopes, clientAddresses);
+    }
+
+    /**
+     * A copy that takes a request's client to be the one a trusted reverse proxy names, for the refused-token limit
+     * ({@link #withAuthFailureLimit}) and the access line: from a peer whose address is in one of {@code proxies}
+     * (each an address, {@code 10.0.0.5}, or a CIDR block, {@code 10.0.0.0/8}, {@code 2001:db8::/32}), the client is
+     * the right-most address of {@code X-Forwarded-For} that is not itself a trusted proxy, or, without that header,
+     * the same of the {@code for=} parameters of {@code Forwarded} (RFC 7239). From any other peer those headers are
+     * ignored. None by default: every client is its peer. Name only proxies you run, and let each append the address
+     * it saw to the header (nginx's {@code $proxy_add_x_forwarded_for}, HAProxy's {@code option forwardfor}); one
+     * that writes {@code Forwarded} must also remove a client's {@code X-Forwarded-For}, which is read first.
+     * Whatever the peer, IPv6 clients are limited by their /64.
+     *
+     * @throws IllegalArgumentException when an entry is neither an IP address nor a CIDR block
+     */
+    public PlantStoreApi withTrustedProxies(Collection<String> proxies) {
+        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness,
+                scopes, ClientAddresses.trusting(Objects.requireNonNull(proxies, "null proxies")));
     }
 
     /**
@@ -177,7 +199,7 @@ public final class PlantStoreApi {
      */
     public PlantStoreApi withScopes(String createScope, String deleteScope) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness,
-                new BearerAuth.Scopes(createScope, deleteScope));
+                new BearerAuth.Scopes(createScope, deleteScope), clientAddresses);
     }
 
     /**
@@ -214,7 +236,7 @@ public final class PlantStoreApi {
      */
     public PlantStoreApi withMetrics(MeterRegistry registry) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit,
-                Optional.of(registry), readiness, scopes);
+                Optional.of(registry), readiness, scopes, clientAddresses);
     }
 
     /**
@@ -233,7 +255,7 @@ public final class PlantStoreApi {
 
     private PlantStoreApi withReadiness(Optional<BooleanSupplier> ready) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, ready,
-                scopes);
+                scopes, clientAddresses);
     }
 
     PlantStore store() {
@@ -276,6 +298,10 @@ public final class PlantStoreApi {
 
     BearerAuth.Scopes scopes() {
         return scopes;
+    }
+
+    ClientAddresses clientAddresses() {
+        return clientAddresses;
     }
 
     /**

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class LoggingTest {
 
     private static final Pattern ACCESS_LINE =
-            Pattern.compile("(?m)dev\\.plantstore\\.access - (\\S+) (\\S+) (\\d{3}) \\d+\\.\\dms$");
+            Pattern.compile("(?m)dev\\.plantstore\\.access - 127\\.0\\.0\\.1 (\\S+) (\\S+) (\\d{3}) \\d+\\.\\dms$");
 
     @Test
     void oneAccessLinePerRequestWithMethodPathStatusAndDuration() {

@@ -3,6 +3,7 @@ package dev.plantstore.http;
 import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,17 @@ final class RawHttp {
 
     /** Sends {@code request} as it is, ends the sending side, and reads the answer until the server closes. */
     static String exchange(int port, String request) {
-        try (var socket = new Socket("127.0.0.1", port)) {
+        return exchange("127.0.0.1", port, request);
+    }
+
+    /**
+     * As {@link #exchange(int, String)}, from the local address {@code from} ({@code 127.0.0.2}, say: any address of
+     * 127.0.0.0/8 is this machine), to the server on 127.0.0.1.
+     */
+    static String exchange(String from, int port, String request) {
+        try (var socket = new Socket()) {
+            socket.bind(new InetSocketAddress(from, 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", port));
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();
             socket.shutdownOutput();
