@@ -81,10 +81,6 @@ final class ClientAddresses {
         return new ClientAddresses(parsed);
     }
 
-    boolean trustsAny() {
-        return !trusted.isEmpty();
-    }
-
     /** The client of {@code request} as Jetty holds it. */
     Client of(Request request) {
         if (request.getAttribute(ATTRIBUTE) instanceof Client found) {
