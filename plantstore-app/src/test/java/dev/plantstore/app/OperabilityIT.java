@@ -129,9 +129,10 @@ class OperabilityIT {
         }
         Files.writeString(dir.resolve("plantstore.log"), output);
 
-        assertEquals(List.of("find-me token-1] access - DELETE /plants/5 404"), grepRecipe("find-me"), output);
-        assertEquals(List.of("find-me-anonymous] access - DELETE /plants/5 401"), grepRecipe("find-me-anonymous"),
+        assertEquals(List.of("find-me token-1] access - 127.0.0.1 DELETE /plants/5 404"), grepRecipe("find-me"),
                 output);
+        assertEquals(List.of("find-me-anonymous] access - 127.0.0.1 DELETE /plants/5 401"),
+                grepRecipe("find-me-anonymous"), output);
     }
 
     /** The lines the operations page's text-log command prints for {@code id}, from the bracket to the status. */
@@ -174,7 +175,8 @@ class OperabilityIT {
             output = jar.stopAndCollectOutput();
         }
         assertTrue(output.lines().anyMatch(line -> line.matches(
-                "\\S+ INFO \\[refused-override] access - POST /plants 400 \\d+\\.\\dms")), output);
+                "\\S+ INFO \\[refused-override] access - 127\\.0\\.0\\.1 POST /plants 400 \\d+\\.\\dms")),
+                output);
         assertFalse(output.contains(" WARN "), output);
         assertFalse(output.contains("ApiProblem"), output);
     }
