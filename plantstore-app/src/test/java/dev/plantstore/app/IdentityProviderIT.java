@@ -86,9 +86,9 @@ class IdentityProviderIT {
             assertTrue(metrics.contains("plantstore_tokens_refused_total{reason=\"invalid_token\"} 1.0"), metrics);
             output = jar.stopAndCollectOutput();
         }
-        assertTrue(output.lines().anyMatch(line -> line.contains("\"message\":\"POST /plants 200")
+        assertTrue(output.lines().anyMatch(line -> line.contains("\"message\":\"127.0.0.1 POST /plants 200")
                 && line.contains("\"principal\":\"inventory-service\"")), output);
-        assertTrue(output.lines().anyMatch(line -> line.contains("\"message\":\"DELETE /plants/2 204")
+        assertTrue(output.lines().anyMatch(line -> line.contains("\"message\":\"127.0.0.1 DELETE /plants/2 204")
                 && line.contains("\"principal\":\"ci-bot\"")), output);
         assertFalse(output.contains(creator), "a token is never logged");
         assertFalse(output.contains(STATIC_TOKEN), "a token is never logged");
