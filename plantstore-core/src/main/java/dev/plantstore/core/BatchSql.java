@@ -89,11 +89,23 @@ abstract sealed class BatchSql permits PostgresBatchSql, StandardBatchSql {
                     delete.executeUpdate();
                 }
             }
-            connection.commit();
+            commitTransaction(connection);
+        } catch (CommitNotReplicatedException e) {
+            throw e;
         } catch (Throwable e) {
             rollbackQuietly(connection, e);
             throw e;
         }
+    }
+
+    /**
+     * Commits the connection's transaction; throws {@link CommitNotReplicatedException} when the database warned that
+     * the commit might not have reached its synchronous standby: committed here, but not a success to report.
+     */
+    void commitTransaction(Connection connection) throws SQLException {
+        connection.clearWarnings();
+        connection.commit();
+        CommitNotReplicatedException.throwIfWarned(connection.getWarnings());
     }
 
     /**

@@ -30,7 +30,10 @@ import java.util.function.BooleanSupplier;
  *   <li>A caller waits at most the time-out and is then told the store did not answer; a write whose caller gave up
  *       before its batch ran is dropped from it.</li>
  *   <li>A transaction the database rolled back for contention (deadlock, serialization failure) is run again, until
- *       the time-out.</li>
+ *       the time-out; so is one a server refused because it is no longer the primary (read-only, after a switchover),
+ *       at once: the store has dropped that connection, and the next one goes to the primary.</li>
+ *   <li>A commit the database made but could not confirm replicated ({@link CommitNotReplicatedException}) is an
+ *       unknown outcome: its callers are told the store is unavailable, never that their writes succeeded.</li>
  *   <li>Whatever a batch throws fails that batch's callers and only them; the writer goes on with the next batch. A
  *       fault is logged when it starts, while it lasts and when it ends ({@link FaultLog}); once writes commit again,
  *       the database is asked to give back the space the fault used.</li>
@@ -47,6 +50,8 @@ final class GroupCommitWriter implements AutoCloseable {
 
     /** PostgreSQL has rolled the whole transaction back for these (deadlock, serialization failure): safe to rerun. */
     private static final Set<String> ROLLED_BACK_FOR_CONTENTION = Set.of("40P01", "40001");
+    /** A write refused by a server that only reads: a standby, or a primary demoted since the connection was opened. */
+    static final String READ_ONLY_SERVER = "25006";
 
     /** The transactions the writer runs, on whatever database. */
     interface Transactions {
@@ -259,16 +264,17 @@ final class GroupCommitWriter implements AutoCloseable {
                 }
                 return true;
             } catch (SQLException e) {
-                if (!rolledBackForContention(e) || System.nanoTime() - giveUpAt > 0) {
+                if (!changedNothing(e) || System.nanoTime() - giveUpAt > 0) {
                     throw e;
                 }
             }
         }
     }
 
-    /** SQLite's exceptions have no SQL state. */
-    private static boolean rolledBackForContention(SQLException e) {
-        return e.getSQLState() != null && ROLLED_BACK_FOR_CONTENTION.contains(e.getSQLState());
+    /** The database refused the whole transaction and says why: it can run again. SQLite's exceptions have no state. */
+    private static boolean changedNothing(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (ROLLED_BACK_FOR_CONTENTION.contains(state) || READ_ONLY_SERVER.equals(state));
     }
 
     /** After the callers have their answers: a listener that throws must not turn a commit into a failure. */

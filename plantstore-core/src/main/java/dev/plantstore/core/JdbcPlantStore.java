@@ -53,15 +53,18 @@ final class JdbcPlantStore implements PlantStore {
         this.writer = new GroupCommitWriter(new Transactions(), timeout, listener);
     }
 
+    /** Work on one connection. */
+    @FunctionalInterface
+    private interface OnConnection<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
     /** The writer's transactions, each on a connection of its own from the data source. */
     private final class Transactions implements GroupCommitWriter.Transactions {
         @Override
         public Map<Long, Plant> commit(long[] sortedIds, List<BatchSql.Op> ops) throws SQLException {
             EventSql.Batch batch = events.batch();
-            Map<Long, Plant> stored;
-            try (Connection connection = dataSource.getConnection()) {
-                stored = sql.commit(connection, sortedIds, ops, batch);
-            }
+            Map<Long, Plant> stored = onConnection(connection -> sql.commit(connection, sortedIds, ops, batch));
             batch.committed();
             return stored;
         }
@@ -69,15 +72,43 @@ final class JdbcPlantStore implements PlantStore {
         /** If a client has created a plant under {@link #PROBE_ID}, the probe leaves it alone and commits nothing. */
         @Override
         public void commitProbe() throws SQLException {
-            try (Connection connection = dataSource.getConnection()) {
+            onConnection(connection -> {
                 sql.commitProbe(connection, PROBE_ID, PROBE_PLANT);
-            }
+                return null;
+            });
         }
 
         @Override
         public void reclaimSpace() throws SQLException {
-            try (Connection connection = dataSource.getConnection()) {
+            onConnection(connection -> {
                 sql.reclaimSpace(connection);
+                return null;
+            });
+        }
+
+        /**
+         * Runs {@code work} on a connection of the data source. A connection to a server that only reads is dropped
+         * rather than given back: after a switchover a pool still holds connections to the old primary, now a
+         * standby, and would hand them out again to every later batch. Aborted, a pool discards it.
+         */
+        private <T> T onConnection(OnConnection<T> work) throws SQLException {
+            try (Connection connection = dataSource.getConnection()) {
+                try {
+                    return work.run(connection);
+                } catch (SQLException e) {
+                    if (GroupCommitWriter.READ_ONLY_SERVER.equals(e.getSQLState())) {
+                        drop(connection, e);
+                    }
+                    throw e;
+                }
+            }
+        }
+
+        private static void drop(Connection connection, SQLException cause) {
+            try {
+                connection.abort(Runnable::run);
+            } catch (SQLException e) {
+                cause.addSuppressed(e);
             }
         }
     }

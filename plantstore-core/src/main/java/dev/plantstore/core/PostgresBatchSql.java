@@ -40,7 +40,8 @@ final class PostgresBatchSql extends BatchSql {
     /**
      * Every statement sent in one round trip with auto-commit on: PostgreSQL runs statements that arrive together
      * (before the protocol's Sync) as one implicit transaction, and commits it, or rolls all of it back, before it
-     * answers. So the batch costs one round trip, the commit included.
+     * answers. So the batch costs one round trip, the commit included. A warning that the commit might not have been
+     * replicated arrives on the statement with its results.
      */
     @Override
     Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops, EventSql.Batch events)
@@ -54,7 +55,20 @@ final class PostgresBatchSql extends BatchSql {
             }
             Map<Long, Plant> stored = executeLockAndRead(batch);
             events.readRemainingResults(batch);
+            CommitNotReplicatedException.throwIfWarned(batch.getWarnings());
             return stored;
+        }
+    }
+
+    /**
+     * COMMIT sent as a statement rather than through {@link Connection#commit()}, which no time-out bounds: a commit
+     * waiting for a synchronous standby that is gone would hold the writer until the connection's socket time-out.
+     */
+    @Override
+    void commitTransaction(Connection connection) throws SQLException {
+        try (PreparedStatement commit = prepare(connection, "COMMIT")) {
+            commit.execute();
+            CommitNotReplicatedException.throwIfWarned(commit.getWarnings());
         }
     }
 

@@ -63,8 +63,10 @@ final class StandardBatchSql extends BatchSql {
                     }
                 }
             }
-            connection.commit();
+            commitTransaction(connection);
             return stored;
+        } catch (CommitNotReplicatedException e) {
+            throw e;
         } catch (Throwable e) {
             rollbackQuietly(connection, e);
             throw e;

@@ -71,6 +71,27 @@ class PostgresPlantStoreTest extends PlantStoreContract {
         }
     }
 
+    /**
+     * After a switchover the pool still holds connections to the old primary, which refuses writes as read-only: each
+     * is dropped at its first refusal and the write commits on a connection to the primary, within the request.
+     */
+    @Test
+    void aConnectionToAServerThatNoLongerTakesWritesIsDroppedAndTheWriteCommitsOnTheNext() throws Exception {
+        try (var pool = new PoolAfterASwitchover(Databases.postgres(postgres));
+             var store = PlantStore.jdbc(pool.dataSource())) {
+            assertTrue(store.create(new NewPlant(1, "before")) instanceof CreateResult.Created);
+            pool.switchOver(3);
+            assertEquals(3, pool.openToTheOldPrimary());
+            long start = System.nanoTime();
+            assertTrue(store.create(new NewPlant(2, "after")) instanceof CreateResult.Created);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertEquals(0, pool.openToTheOldPrimary(), "every connection to the old primary was dropped");
+            assertTrue(took.compareTo(Duration.ofSeconds(1)) < 0, "committed after " + took.toMillis() + " ms");
+            assertTrue(store.isAvailable());
+            assertEquals(Optional.of(new Plant("after", null)), store.find(2));
+        }
+    }
+
     @Test
     void writesOfOneIdInOneBatchKeepTheirOrder() throws Exception {
         var gate = new FaultyDataSource(Databases.postgres(postgres));
