@@ -98,19 +98,27 @@ public final class PostgresAsPostgres implements AutoCloseable {
 
     /** Runs {@code command} as {@code postgres}; fails with what it printed unless it exits 0 within {@code limit}. */
     public String runAsPostgres(Duration limit, String... command) throws IOException, InterruptedException {
-        List<String> asPostgres = new ArrayList<>(List.of("runuser", "-u", "postgres", "--", "env",
-                "PATH=" + bin + ":/usr/bin:/bin", "PG_CONFIG=" + bin.resolve("pg_config")));
-        asPostgres.addAll(List.of(command));
-        return run(limit, asPostgres);
+        return run(limit, asPostgres(command));
     }
 
     /** As {@link #runAsPostgres} but started and left running; its output goes to {@code dir()/log}. */
     public Process startAsPostgres(String log, String... command) throws IOException {
-        List<String> asPostgres = new ArrayList<>(List.of("runuser", "-u", "postgres", "--", "env",
-                "PATH=" + bin + ":/usr/bin:/bin", "PG_CONFIG=" + bin.resolve("pg_config")));
-        asPostgres.addAll(List.of(command));
-        return new ProcessBuilder(asPostgres).redirectErrorStream(true)
+        return new ProcessBuilder(asPostgres(command)).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(log).toFile())).start();
+    }
+
+    /**
+     * {@code command} as {@code postgres}, with the programs of {@link #bin()} first on the path. The XDG directories,
+     * where pg_autoctl keeps its configuration and state, are in this directory too, so that nothing is left in the
+     * user's home.
+     */
+    private List<String> asPostgres(String... command) {
+        List<String> asPostgres = new ArrayList<>(List.of("runuser", "-u", "postgres", "--", "env",
+                "PATH=" + bin + ":/usr/bin:/bin", "PG_CONFIG=" + bin.resolve("pg_config"),
+                "XDG_CONFIG_HOME=" + dir.resolve("xdg-config"), "XDG_DATA_HOME=" + dir.resolve("xdg-data"),
+                "XDG_RUNTIME_DIR=" + dir.resolve("xdg-run")));
+        asPostgres.addAll(List.of(command));
+        return asPostgres;
     }
 
     private void runAsRoot(String... command) throws IOException, InterruptedException {
