@@ -181,16 +181,6 @@ final class Formation implements AutoCloseable {
                 + "\n" + log(name));
     }
 
-    /** Whether a login through {@link #serviceUrl()} completes within {@code limit}. */
-    boolean logsInWithin(Duration limit) {
-        long start = System.nanoTime();
-        try (Connection connection = DriverManager.getConnection(serviceUrl() + "&loginTimeout=" + limit.toSeconds())) {
-            return connection.isValid(1) && System.nanoTime() - start < limit.toNanos();
-        } catch (SQLException e) {
-            return false;
-        }
-    }
-
     /** A table of the test's own, where {@link #takesWrites} writes. */
     private void createWriteCheckTable() throws SQLException {
         try (Connection node = DriverManager.getConnection(nodeUrl("node1"));
