@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * again within {@link #BACK_WITHIN} of the primary taking them; readiness is 503 while writes cannot commit and 200
  * once they do; the log says when writes fail, naming replication when that is why, and when they work again; every
  * acknowledged create is stored on the last primary and its event delivered. Skipped, saying so, without root or the
- * packages; {@code .ci/run} installs them and sets {@value dev.plantstore.testkit.PostgresAsPostgres#REQUIRED_VARIABLE},
- * so under CI it runs or fails.
+ * packages; {@code .ci/run} installs them and sets
+ * {@value dev.plantstore.testkit.PostgresAsPostgres#REQUIRED_VARIABLE}, so under CI it runs or fails.
  */
 class PostgresFailoverIT {
 
@@ -124,9 +124,9 @@ class PostgresFailoverIT {
     }
 
     /**
-     * Makes {@code fault}, then waits until {@code primary} takes writes and the jar acknowledges a create sent after that, within
-     * {@link #BACK_WITHIN}; meanwhile, for a fault that stops writes ({@code stopsWrites}), readiness must have said
-     * 503. Readiness is 200 again once writes are back.
+     * Makes {@code fault}, then waits until {@code primary} takes writes and the jar acknowledges a create sent
+     * after that, within {@link #BACK_WITHIN}; meanwhile, for a fault that stops writes ({@code stopsWrites}),
+     * readiness must have said 503. Readiness is 200 again once writes are back.
      */
     private static Recovery awaitWritesBack(RunningJar jar, Faults.Ids ids, Formation formation, String primary,
                                             boolean stopsWrites, Fault fault) throws Exception {

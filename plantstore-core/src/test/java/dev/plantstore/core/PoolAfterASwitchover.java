@@ -14,8 +14,8 @@ import javax.sql.DataSource;
 /**
  * A connection pool that goes through a switchover: afterwards it still holds connections to the old primary, which
  * now only reads (here real PostgreSQL sessions made read-only, which refuse writes with SQL state 25006 as a standby
- * does), and opens new ones to the primary. Like a pool, it takes back a connection that is closed and hands it out again;
- * one that is aborted is dropped.
+ * does), and opens new ones to the primary. Like a pool, it takes back a connection that is closed and hands it out
+ * again; one that is aborted is dropped.
  */
 final class PoolAfterASwitchover implements AutoCloseable {
 
