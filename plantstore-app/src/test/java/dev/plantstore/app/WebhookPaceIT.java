@@ -33,9 +33,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Webhook deliveries keep pace with the writes they report: under a create load, a backlog left by a receiver that was
- * down, and a receiver that answers slowly. Asserted on what the receiver got and by when, never on a rate of the
- * machine, except the ratio of one drain's first part to its last.
+ * Webhook deliveries keep pace with the writes they report: under a steady create load, a backlog left by a receiver
+ * that was down, and a receiver that answers slowly. Asserted on what the receiver got and by when, never on a rate of
+ * the machine, except the ratio of one drain's first part to its last.
  */
 class WebhookPaceIT {
 
@@ -44,11 +44,16 @@ class WebhookPaceIT {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Duration LOAD = Duration.ofSeconds(8);
     private static final int CLIENTS = 16;
+    /**
+     * Creates a second in the steady load: well below what one receiver can take from the JDK's HTTP client on two
+     * busy cores (about 1,000 events a second), so that the test asserts the delivery's lag, not the machine's speed.
+     */
+    private static final int STEADY_CREATES_PER_SECOND = 250;
     /** The rest of the events of a load arrive this long after it at most. */
     private static final Duration REST_WITHIN = Duration.ofSeconds(5);
     /** The oldest pending event while the load runs is never older than this. */
     private static final double OLDEST_PENDING_AT_MOST_SECONDS = 2.0;
-    private static final int BACKLOG = 200_000;
+    private static final int BACKLOG = 50_000;
     private static final Duration LOOK = Duration.ofMillis(20);
     private static final Pattern OLDEST_PENDING =
             Pattern.compile("(?m)^plantstore_webhook_oldest_pending_seconds\\{[^}]*} (\\S+)$");
@@ -75,22 +80,22 @@ class WebhookPaceIT {
     }
 
     @Test
-    void onTheMemoryStoreEveryEventOfACreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
+    void onTheMemoryStoreEveryEventOfASteadyCreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
         keepsPace(List.of(receivers.get(0)), "--store", "memory");
     }
 
     @Test
-    void onSqliteEveryEventOfACreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
+    void onSqliteEveryEventOfASteadyCreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
         keepsPace(List.of(receivers.get(0)), "--store", "sqlite:" + dir.resolve("plants.db"));
     }
 
     @Test
-    void onSqliteEachOfTwoReceiversGetsEveryEventOfACreateLoadWithinFiveSeconds() throws Exception {
+    void onSqliteEachOfTwoReceiversGetsEveryEventOfASteadyCreateLoadWithinFiveSeconds() throws Exception {
         keepsPace(receivers, "--store", "sqlite:" + dir.resolve("plants.db"));
     }
 
     @Test
-    void onPostgresEveryEventOfACreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
+    void onPostgresEveryEventOfASteadyCreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
         try (TestPostgres postgres = TestPostgres.freshSchema()) {
             keepsPace(List.of(receivers.get(0)), "--store", postgres.schemaUrl());
         }
@@ -101,7 +106,7 @@ class WebhookPaceIT {
         args.addAll(List.of("--management-port", "0"));
         try (var jar = RunningJar.start(dir, env(to), args.toArray(String[]::new))) {
             var oldestSeen = new AtomicLong();
-            Set<Long> acknowledged = createUnderLoad(jar, LOAD, () -> recordOldestPending(jar, oldestSeen));
+            Set<Long> acknowledged = createSteadily(jar, () -> recordOldestPending(jar, oldestSeen));
             long loadEnded = System.nanoTime();
             for (WebhookReceiver receiver : to) {
                 boolean arrived = Poll.until(REST_WITHIN.minusNanos(System.nanoTime() - loadEnded), LOOK,
@@ -150,12 +155,12 @@ class WebhookPaceIT {
     }
 
     @Test
-    void onSqliteABacklogOfTwoHundredThousandEventsDrainsAtASteadyRate() throws Exception {
+    void onSqliteABacklogOfFiftyThousandEventsDrainsAtASteadyRate() throws Exception {
         drainsSteadily("--store", "sqlite:" + dir.resolve("plants.db"));
     }
 
     @Test
-    void onPostgresABacklogOfTwoHundredThousandEventsDrainsAtASteadyRate() throws Exception {
+    void onPostgresABacklogOfFiftyThousandEventsDrainsAtASteadyRate() throws Exception {
         try (TestPostgres postgres = TestPostgres.freshSchema()) {
             drainsSteadily("--store", postgres.schemaUrl());
         }
@@ -218,10 +223,21 @@ class WebhookPaceIT {
         assertEquals(0, receiver.sameIdOverlaps(), "never two requests of one event at once");
     }
 
-    /** Creates unique plants from {@value #CLIENTS} clients for {@code load}; returns the ids acknowledged 200. */
-    private static Set<Long> createUnderLoad(RunningJar jar, Duration load, Runnable beside) throws Exception {
-        long end = System.nanoTime() + load.toNanos();
-        return createUnderLoad(jar, () -> System.nanoTime() - end < 0, beside);
+    /**
+     * Creates unique plants at {@value #STEADY_CREATES_PER_SECOND} a second for {@link #LOAD}: each client waits for
+     * its next turn, so a slow answer delays that client's next create and never bunches them; returns the ids
+     * acknowledged 200.
+     */
+    private static Set<Long> createSteadily(RunningJar jar, Runnable beside) throws Exception {
+        long start = System.nanoTime();
+        long end = start + LOAD.toNanos();
+        long interval = 1_000_000_000L / STEADY_CREATES_PER_SECOND;
+        var turns = new AtomicLong();
+        return createUnderLoad(jar, () -> {
+            long turn = start + turns.getAndIncrement() * interval;
+            java.util.concurrent.locks.LockSupport.parkNanos(turn - System.nanoTime());
+            return System.nanoTime() - end < 0;
+        }, beside);
     }
 
     private static Set<Long> createUnderLoad(RunningJar jar, java.util.function.BooleanSupplier goOn,
