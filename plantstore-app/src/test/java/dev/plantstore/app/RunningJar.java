@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.plantstore.testkit.JarProcess;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -177,6 +181,19 @@ final class RunningJar implements AutoCloseable {
         Matcher matcher = MANAGEMENT.matcher(outputSoFar());
         assertTrue(matcher.find(), "a management line is printed:\n" + outputSoFar());
         return URI.create("http://127.0.0.1:" + matcher.group(1) + path);
+    }
+
+    /** What the management port's {@code /metrics} answers now. */
+    String metrics() {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(managementUri("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     URI uri(String path) {

@@ -118,7 +118,7 @@ class WebhookPaceIT {
             double oldest = Double.longBitsToDouble(oldestSeen.get());
             assertTrue(oldest <= OLDEST_PENDING_AT_MOST_SECONDS, "the oldest pending event was " + oldest
                     + " s old while " + acknowledged.size() + " creates ran");
-            assertTrue(metrics(jar).contains("plantstore_webhook_delivery_lag_seconds_bucket"),
+            assertTrue(jar.metrics().contains("plantstore_webhook_delivery_lag_seconds_bucket"),
                     "the lag of each delivery is a histogram");
         }
     }
@@ -282,23 +282,11 @@ class WebhookPaceIT {
     }
 
     private static void recordOldestPending(RunningJar jar, AtomicLong oldestSeen) {
-        Matcher gauge = OLDEST_PENDING.matcher(metrics(jar));
+        Matcher gauge = OLDEST_PENDING.matcher(jar.metrics());
         while (gauge.find()) {
             double seconds = Double.parseDouble(gauge.group(1));
             oldestSeen.accumulateAndGet(Double.doubleToLongBits(seconds),
                     (seen, now) -> Double.longBitsToDouble(now) > Double.longBitsToDouble(seen) ? now : seen);
-        }
-    }
-
-    private static String metrics(RunningJar jar) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(jar.managementUri("/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 

@@ -86,18 +86,6 @@ class WebhooksIT {
         return type + " " + id;
     }
 
-    private static String metrics(RunningJar jar) {
-        try {
-            return HTTP.send(java.net.http.HttpRequest.newBuilder(jar.managementUri("/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
     private boolean acceptedCount(int events) {
         return acceptedEvents().size() >= events;
     }
@@ -126,10 +114,10 @@ class WebhooksIT {
                 }
             }
             String receiverTag = "receiver=\"" + receiver.url() + "\"";
-            assertTrue(Poll.until(WAIT, LOOK, () -> metrics(jar).contains(
+            assertTrue(Poll.until(WAIT, LOOK, () -> jar.metrics().contains(
                     "plantstore_webhook_deliveries_total{outcome=\"delivered\"," + receiverTag + "} 4.0")),
-                    () -> metrics(jar));
-            String metrics = metrics(jar);
+                    () -> jar.metrics());
+            String metrics = jar.metrics();
             assertTrue(metrics.contains("plantstore_webhook_deliveries_total{outcome=\"failed\"," + receiverTag), metrics);
             assertTrue(metrics.contains("plantstore_webhook_pending{" + receiverTag + "}"), metrics);
             assertTrue(metrics.contains("plantstore_webhook_oldest_pending_seconds{" + receiverTag + "}"), metrics);

@@ -134,57 +134,37 @@ final class JdbcOutbox implements Outbox {
         return claimed;
     }
 
-    /** One statement on PostgreSQL, one transaction on SQLite, however many events. */
     @Override
     public void delivered(List<PlantEvent> events) {
-        if (events.isEmpty()) {
-            return;
-        }
-        try (Connection connection = dataSource.getConnection()) {
-            if (postgres) {
-                try (PreparedStatement delete = connection.prepareStatement(
-                        "DELETE FROM webhook_outbox WHERE seq = ANY (?::bigint[])")) {
-                    delete.setArray(1, connection.createArrayOf("int8", seqs(events)));
-                    delete.executeUpdate();
-                }
-                return;
-            }
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM webhook_outbox WHERE seq = ?")) {
-                connection.setAutoCommit(false);
-                for (PlantEvent event : events) {
-                    delete.setLong(1, event.seq());
-                    delete.addBatch();
-                }
-                delete.executeBatch();
-                connection.commit();
-            }
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the webhook outbox could not be written", e);
-        }
+        forEachSeq("DELETE FROM webhook_outbox", events);
     }
 
     @Override
     public void release(List<PlantEvent> events) {
+        forEachSeq("UPDATE webhook_outbox SET leased_until = 0", events);
+    }
+
+    /** {@code statement} on the rows of {@code events}: one statement on PostgreSQL, one transaction on SQLite. */
+    private void forEachSeq(String statement, List<PlantEvent> events) {
         if (events.isEmpty()) {
             return;
         }
         try (Connection connection = dataSource.getConnection()) {
             if (postgres) {
-                try (PreparedStatement release = connection.prepareStatement(
-                        "UPDATE webhook_outbox SET leased_until = 0 WHERE seq = ANY (?::bigint[])")) {
-                    release.setArray(1, connection.createArrayOf("int8", seqs(events)));
-                    release.executeUpdate();
+                try (PreparedStatement all = connection.prepareStatement(statement
+                        + " WHERE seq = ANY (?::bigint[])")) {
+                    all.setArray(1, connection.createArrayOf("int8", seqs(events)));
+                    all.executeUpdate();
                 }
                 return;
             }
-            try (PreparedStatement release = connection.prepareStatement(
-                    "UPDATE webhook_outbox SET leased_until = 0 WHERE seq = ?")) {
+            try (PreparedStatement each = connection.prepareStatement(statement + " WHERE seq = ?")) {
                 connection.setAutoCommit(false);
                 for (PlantEvent event : events) {
-                    release.setLong(1, event.seq());
-                    release.addBatch();
+                    each.setLong(1, event.seq());
+                    each.addBatch();
                 }
-                release.executeBatch();
+                each.executeBatch();
                 connection.commit();
             }
         } catch (SQLException e) {
