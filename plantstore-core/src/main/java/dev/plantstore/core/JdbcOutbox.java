@@ -31,12 +31,15 @@ final class JdbcOutbox implements Outbox {
      * its plant id, in order. PostgreSQL's version is wrapped in {@code ARRAY(...)}: the driver prepares a statement
      * on the server after five runs, and PostgreSQL's generic plan for {@code seq IN (... LIMIT $n)} joined the
      * update to a scan of the whole table, which made a claim's cost grow with the backlog (715 ms a claim at 500,000
-     * pending events); an array of seqs is always looked up in the primary key.
+     * pending events); an array of seqs is always looked up in the primary key. "The earliest of its plant" is a
+     * scalar subquery, which is always one look into the by-plant index; written as NOT EXISTS, the generic plan of a
+     * table without statistics compared every pending row of the receiver with each candidate (1.2 s a claim at
+     * 50,000 pending events, against 5 ms).
      */
     private static final String CLAIMABLE = "SELECT o.seq FROM webhook_outbox o WHERE o.receiver = ? AND o.state = "
-            + PENDING + " AND o.seq > ? AND o.due_at <= ? AND o.leased_until <= ? AND NOT EXISTS (SELECT 1 FROM "
+            + PENDING + " AND o.seq > ? AND o.due_at <= ? AND o.leased_until <= ? AND o.seq = (SELECT min(e.seq) FROM "
             + "webhook_outbox e WHERE e.receiver = o.receiver AND e.plant_id = o.plant_id AND e.state = " + PENDING
-            + " AND e.seq < o.seq) ORDER BY o.seq LIMIT ?";
+            + ") ORDER BY o.seq LIMIT ?";
     private static final String CLAIM_POSTGRES = "UPDATE webhook_outbox SET leased_until = ? WHERE seq = ANY (ARRAY("
             + CLAIMABLE + " FOR UPDATE SKIP LOCKED)) RETURNING " + EventSql.EVENT_COLUMNS;
     private static final String CLAIM_SQLITE = "UPDATE webhook_outbox SET leased_until = ? WHERE seq IN ("
