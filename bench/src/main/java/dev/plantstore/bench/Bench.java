@@ -55,7 +55,8 @@ public final class Bench {
     public static void main(String[] args) throws Exception {
         Options options;
         try {
-            options = Options.parse(List.of(args), System.getenv(), Path.of(System.getProperty("plantstore.bench.dir", "bench")));
+            options = Options.parse(List.of(args), System.getenv(),
+                    Path.of(System.getProperty("plantstore.bench.dir", "bench")));
         } catch (Options.HelpRequested help) {
             System.out.print(Options.USAGE);
             return;
@@ -146,8 +147,8 @@ public final class Bench {
     private JvmServer start(Target target, List<String> extraJvmOptions, String logName) throws Exception {
         List<String> jvmOptions = new ArrayList<>(options.jvmOptions());
         jvmOptions.addAll(extraJvmOptions);
-        return JvmServer.start(target.name(), jvmOptions, target.jar(), target.args(), Map.of("PLANTSTORE_TOKENS", TOKEN),
-                target.readyPath(), logs.resolve(logName + ".log"));
+        return JvmServer.start(target.name(), jvmOptions, target.jar(), target.args(),
+                Map.of("PLANTSTORE_TOKENS", TOKEN), target.readyPath(), logs.resolve(logName + ".log"));
     }
 
     private void measureLoad() throws Exception {
@@ -199,7 +200,8 @@ public final class Bench {
         // wrk runs for its whole duration even once every thread has stopped, so fill in short runs, each with ids of
         // its own.
         while (held < options.heldPlants()) {
-            WrkResult run = wrk.createExactly(server.url(), takeIdBlock(), options.heldPlants() - held, 64, HOLD_RUN_SECONDS);
+            WrkResult run = wrk.createExactly(server.url(), takeIdBlock(), options.heldPlants() - held, 64,
+                    HOLD_RUN_SECONDS);
             if (run.requests() == 0) {
                 throw new IllegalStateException(server.name() + " stopped creating plants at " + held);
             }
@@ -248,7 +250,8 @@ public final class Bench {
     private void record(JvmServer server, String operation, int connections, int run, WrkResult result,
                         boolean ranOutOfIds) {
         results.samples.add(new Sample(server.name(), operation, connections, run, result, ranOutOfIds));
-        System.out.printf(Locale.ROOT, "%4d connections, run %d, %-10s %-6s %9.0f req/s  p50 %6.2f ms  p99 %7.2f ms%s%s%n",
+        System.out.printf(Locale.ROOT,
+                "%4d connections, run %d, %-10s %-6s %9.0f req/s  p50 %6.2f ms  p99 %7.2f ms%s%s%n",
                 connections, run, server.name(), operation, result.requestsPerSecond(), result.p50Micros() / 1000.0,
                 result.p99Micros() / 1000.0, result.failures() == 0 ? "" : "  " + result.failures() + " not 2xx",
                 ranOutOfIds ? "  (ran out of ids: a lower bound)" : "");
@@ -273,7 +276,8 @@ public final class Bench {
             for (var entry : configurations.entrySet()) {
                 boolean fast = entry.getKey().equals(fastLabel);
                 try (JvmServer server = start(entry.getValue(), fast ? fastLaunch : List.of(), "startup")) {
-                    results.startupMillis.computeIfAbsent(entry.getKey(), k -> new ArrayList<>()).add(server.startupMillis());
+                    results.startupMillis.computeIfAbsent(entry.getKey(), k -> new ArrayList<>())
+                            .add(server.startupMillis());
                     System.out.printf(Locale.ROOT, "start-up %-50s %6.0f ms%n", entry.getKey(), server.startupMillis());
                 }
             }
@@ -305,7 +309,8 @@ public final class Bench {
             send(client, PlantRequests.delete(plant, TOKEN));
             send(client, HttpRequest.newBuilder(plants).header("Authorization", "Bearer " + TOKEN)
                     .POST(HttpRequest.BodyPublishers.ofString("{")));
-            send(client, HttpRequest.newBuilder(URI.create(url + "/health")).header("Authorization", "Bearer " + TOKEN));
+            send(client, HttpRequest.newBuilder(URI.create(url + "/health"))
+                    .header("Authorization", "Bearer " + TOKEN));
         }
     }
 
@@ -319,7 +324,8 @@ public final class Bench {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             String output = command(java, "-Xmx2g",
                     // JOL sizes objects through the JVM's own instrumentation, which it attaches to itself.
-                    "-Djdk.attach.allowAttachSelf=true", "-cp", benchJar.toString(), HeapPerPlant.class.getName(), kind);
+                    "-Djdk.attach.allowAttachSelf=true",
+                    "-cp", benchJar.toString(), HeapPerPlant.class.getName(), kind);
             String line = output.lines().filter(l -> l.startsWith("HEAP ")).findFirst()
                     .orElseThrow(() -> new IOException("no HEAP line from " + kind + ": " + output));
             results.heapBytesPerPlant.put(kind, Double.parseDouble(line.substring(5)));

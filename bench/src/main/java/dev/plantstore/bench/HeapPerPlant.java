@@ -9,8 +9,9 @@ import org.openjdk.jol.info.GraphLayout;
 /**
  * Heap held per stored plant: fills a map with {@link #PLANTS} plants (10-character names, five distinct tags, as a
  * client sends them: each string its own object) and divides the size of everything the map reaches, as JOL measures
- * it object by object, by the count. {@code plantstore} is {@link PlantStore#inMemory()}; {@code naive} is a {@code ConcurrentHashMap} of records,
- * the map anyone would write first. Prints one line {@code HEAP <bytes per plant>}.
+ * it object by object, by the count. {@code plantstore} is {@link PlantStore#inMemory()}; {@code naive} is a
+ * {@code ConcurrentHashMap} of records, the map anyone would write first. Prints one line
+ * {@code HEAP <bytes per plant>}.
  */
 public final class HeapPerPlant {
 

@@ -37,8 +37,9 @@ final class JvmServer implements AutoCloseable {
      * Runs {@code java jvmOptions -jar jar appArgs(port)} and waits for a 200 from {@code readyPath}; the time from
      * launching the process to that answer is the start-up time.
      */
-    static JvmServer start(String name, List<String> jvmOptions, Path jar, List<String> appArgs, Map<String, String> env,
-                           String readyPath, Path log) throws IOException, InterruptedException {
+    static JvmServer start(String name, List<String> jvmOptions, Path jar, List<String> appArgs,
+                           Map<String, String> env, String readyPath, Path log)
+            throws IOException, InterruptedException {
         int port = freePort();
         List<String> args = appArgs.stream().map(arg -> arg.replace("{port}", Integer.toString(port))).toList();
         var builder = new ProcessBuilder(JarProcess.command(jvmOptions, jar, args));

@@ -50,8 +50,9 @@ public class NewPlantDecodingBenchmark {
 
     private final byte[] body = "{\"id\":1234567890123,\"name\":\"Plant-0001\",\"tag\":\"succulent\"}"
             .getBytes(StandardCharsets.UTF_8);
-    private final byte[] nonAsciiBody = "{\"id\":42,\"name\":\"Ficus \u00e9l\u00e9gant \ud83c\udf3f\",\"tag\":\"\u6a39\"}"
-            .getBytes(StandardCharsets.UTF_8);
+    private final byte[] nonAsciiBody =
+            "{\"id\":42,\"name\":\"Ficus \u00e9l\u00e9gant \ud83c\udf3f\",\"tag\":\"\u6a39\"}"
+                    .getBytes(StandardCharsets.UTF_8);
     private final ObjectMapper mapper = new ObjectMapper();
 
     @Benchmark

@@ -13,7 +13,9 @@ final class PlotData {
     private PlotData() {
     }
 
-    /** The creates blocks first (index 0 to n - 1), then the deletes blocks (n to 2n - 1); n is {@link #seriesCount}. */
+    /**
+     * The creates blocks first (index 0 to n - 1), then the deletes blocks (n to 2n - 1); n is {@link #seriesCount}.
+     */
     static String of(Results results) {
         var data = new StringBuilder();
         for (String operation : List.of("create", "delete")) {

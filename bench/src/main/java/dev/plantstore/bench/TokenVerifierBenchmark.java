@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class TokenVerifierBenchmark {
 
-    private final TokenVerifier oneToken = TokenVerifier.staticTokens(List.of("bench-token-0123456789abcdefghijklmnopq"));
+    private final TokenVerifier oneToken =
+            TokenVerifier.staticTokens(List.of("bench-token-0123456789abcdefghijklmnopq"));
     private final TokenVerifier threeTokens = TokenVerifier.staticTokens(List.of(
             "old-token-0123456789abcdefghijklmnopq", "bench-token-0123456789abcdefghijklmnopq", "ci-token-0123456789"));
 

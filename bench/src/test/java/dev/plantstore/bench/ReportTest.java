@@ -18,8 +18,8 @@ class ReportTest {
         }
         String report = Report.markdown(results);
         assertTrue(report.contains("| 64 | memory create / baseline POST | 0.80 / 0.90 / 1.00 |"), report);
-        assertTrue(report.contains("| 64 | memory | create | 50 / 80 / 90 | 1.00 / 1.00 / 1.00 | 5.00 / 5.00 / 5.00 | 0 |"),
-                report);
+        assertTrue(report.contains(
+                "| 64 | memory | create | 50 / 80 / 90 | 1.00 / 1.00 / 1.00 | 5.00 / 5.00 / 5.00 | 0 |"), report);
     }
 
     @Test

@@ -37,7 +37,8 @@ final class Help {
             }
         }
         entry(text, "-h, --help", "print this help and exit");
-        text.append("\nFrom the environment only, since a secret given as a flag is visible to every user through ps:\n");
+        text.append("\nFrom the environment only, since a secret given as a flag is visible to every user"
+                + " through ps:\n");
         for (Options.Secret secret : secrets) {
             entry(text, secret.variable(), secret.help());
         }

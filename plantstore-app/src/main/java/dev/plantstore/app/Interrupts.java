@@ -4,9 +4,9 @@ import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Ctrl-C at a terminal. The first interrupt stops the server as SIGTERM does (drain, then a graceful stop, status 0); an
- * interrupt while a stop is under way, whatever began it, ends the process at once with status 130, cutting off what is
- * in flight, for a person who does not want to wait out the drain.
+ * Ctrl-C at a terminal. The first interrupt stops the server as SIGTERM does (drain, then a graceful stop, status 0);
+ * an interrupt while a stop is under way, whatever began it, ends the process at once with status 130, cutting off what
+ * is in flight, for a person who does not want to wait out the drain.
  *
  * <p>The JVM's own handler starts the shutdown hooks on the first interrupt and does nothing on later ones, so seeing a
  * second one takes {@code sun.misc.Signal} (module {@code jdk.unsupported}, there for this use). It is reached

@@ -204,11 +204,11 @@ public final class Main {
     }
 
     /**
-     * Runs on SIGTERM or the first SIGINT (a second one ends the process at once: {@link Interrupts}): readiness turns DOWN while the server keeps serving for the drain period, so that a
-     * load balancer checking readiness stops sending requests; then the server stops accepting and lets requests in
-     * flight finish, the store commits what it was given and closes, and the process exits 0.
-     * The JVM would report 143 for SIGTERM however cleanly the hooks ran; a requested, completed stop is a success,
-     * so the hook ends the process itself once the server is down.
+     * Runs on SIGTERM or the first SIGINT (a second one ends the process at once: {@link Interrupts}): readiness turns
+     * DOWN while the server keeps serving for the drain period, so that a load balancer checking readiness stops
+     * sending requests; then the server stops accepting and lets requests in flight finish, the store commits what it
+     * was given and closes, and the process exits 0. The JVM would report 143 for SIGTERM however cleanly the hooks
+     * ran; a requested, completed stop is a success, so the hook ends the process itself once the server is down.
      */
     private static void stop(PlantStoreServer server, Optional<ManagementServer> management, Duration drain,
                              OpenStore store, List<Runnable> verifiers, Console out) {
@@ -233,11 +233,13 @@ public final class Main {
 
     private static void printGeneratedToken(Console out, String token, String url) {
         String local = url.replace("://0.0.0.0:", "://127.0.0.1:").replace("://[::]:", "://[::1]:");
-        out.println("No token configured (PLANTSTORE_TOKENS or --tokens-file), so this run accepts one generated token:");
+        out.println("No token configured (PLANTSTORE_TOKENS or --tokens-file),"
+                + " so this run accepts one generated token:");
         out.println("  " + token);
         out.println("Try it:");
         out.println("  curl -i -X POST " + local + "/plants -H 'Authorization: Bearer " + token + "' \\");
-        out.println("       -H 'Content-Type: application/json' -d '{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}'");
+        out.println("       -H 'Content-Type: application/json'"
+                + " -d '{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}'");
         out.println("  curl -i -X DELETE " + local + "/plants/1 -H 'Authorization: Bearer " + token + "'");
     }
 

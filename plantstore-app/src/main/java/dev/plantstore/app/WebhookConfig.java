@@ -25,7 +25,8 @@ final class WebhookConfig {
         boolean secretGiven = environmentSecret.isPresent() || secretFile.isPresent();
         if (urls.isEmpty()) {
             if (secretGiven) {
-                throw new UsageException("a webhook secret is configured but no --webhook-url (PLANTSTORE_WEBHOOK_URL)");
+                throw new UsageException(
+                        "a webhook secret is configured but no --webhook-url (PLANTSTORE_WEBHOOK_URL)");
             }
             return Optional.empty();
         }

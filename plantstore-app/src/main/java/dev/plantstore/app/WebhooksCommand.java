@@ -21,11 +21,11 @@ final class WebhooksCommand {
 
     static final String NAME = "webhooks";
     static final String USAGE = """
-            Usage: java -jar plantstore.jar webhooks undeliverable [OPTIONS]   list the events given up on
-                   java -jar plantstore.jar webhooks redeliver [OPTIONS]       send them again, with a fresh retry period
-            OPTIONS are the server's: --store (or PLANTSTORE_STORE) names the database, --webhook-url keeps to those
-            receivers; PostgreSQL credentials come from PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD.
-            """;
+        Usage: java -jar plantstore.jar webhooks undeliverable [OPTIONS]   list the events given up on
+               java -jar plantstore.jar webhooks redeliver [OPTIONS]       send them again, with a fresh retry period
+        OPTIONS are the server's: --store (or PLANTSTORE_STORE) names the database, --webhook-url keeps to those
+        receivers; PostgreSQL credentials come from PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD.
+        """;
     private static final int LISTED_AT_MOST = 1_000;
 
     private WebhooksCommand() {

@@ -35,8 +35,8 @@ class ConsoleTest {
         lines.println("INFO access - POST /plants 200 0.4ms");
         lines.flushNow();
         String written = sink.toString(StandardCharsets.UTF_8);
-        assertTrue(written.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z INFO access - POST /plants 200 0\\.4ms"
-                + System.lineSeparator()), written);
+        assertTrue(written.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"
+                + " INFO access - POST /plants 200 0\\.4ms" + System.lineSeparator()), written);
     }
 
     @Test
@@ -48,6 +48,7 @@ class ConsoleTest {
         lines.flush();
         assertEquals(0, sink.size());
         lines.flushNow();
-        assertTrue(sink.toString(StandardCharsets.UTF_8).endsWith("DELETE /plants/1 204 0.2ms" + System.lineSeparator()));
+        assertTrue(sink.toString(StandardCharsets.UTF_8)
+                .endsWith("DELETE /plants/1 204 0.2ms" + System.lineSeparator()));
     }
 }

@@ -149,8 +149,9 @@ final class Faults {
         // The start-up and stop lines are not the fault's.
         other.removeIf(line -> line.contains("plantstore listening on") || line.contains("\"store ")
                 || line.contains("plantstore stopped"));
-        assertTrue(other.size() <= FAULT_LINES, "at most " + FAULT_LINES + " lines about the fault, not one per request "
-                + "or batch; there were " + other.size() + ":\n" + String.join("\n", other));
+        assertTrue(other.size() <= FAULT_LINES, "at most " + FAULT_LINES
+                + " lines about the fault, not one per request or batch; there were " + other.size() + ":\n"
+                + String.join("\n", other));
         assertTrue(other.stream().anyMatch(line -> line.contains("failing")), "the fault's start is logged:\n" + other);
         assertTrue(other.stream().anyMatch(line -> line.contains("working again")), "its end is logged:\n" + other);
     }

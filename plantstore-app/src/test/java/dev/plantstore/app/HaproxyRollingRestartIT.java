@@ -3,9 +3,9 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.RequiredTools;
 import dev.plantstore.testkit.TestPostgres;
-import dev.plantstore.testkit.Poll;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

@@ -57,7 +57,8 @@ class JarIT {
             send(PlantRequests.create(jar.uri("/plants"), TOKEN, FERN));
             output = jar.stopAndCollectOutput();
         }
-        assertEquals(1, output.lines().filter(line -> line.startsWith("plantstore listening on http://")).count(), output);
+        assertEquals(1, output.lines().filter(line -> line.startsWith("plantstore listening on http://")).count(),
+                output);
         assertTrue(output.lines().anyMatch(line -> line.matches(
                 ".* access - 127\\.0\\.0\\.1 POST /plants 200 \\d+\\.\\dms")), output);
         assertFalse(output.contains(TOKEN), output);
@@ -68,8 +69,9 @@ class JarIT {
     void withNoTokenConfiguredOneIsGeneratedPrintedWithACurlExampleAndWorks() throws Exception {
         try (var jar = RunningJar.start(dir, Map.of())) {
             String token = jar.generatedToken();
-            assertTrue(jar.outputSoFar().contains("curl -i -X POST " + jar.uri("/plants") + " -H 'Authorization: Bearer "
-                    + token + "'"), jar.outputSoFar());
+            assertTrue(jar.outputSoFar().contains(
+                    "curl -i -X POST " + jar.uri("/plants") + " -H 'Authorization: Bearer " + token + "'"),
+                    jar.outputSoFar());
             assertEquals(200, send(PlantRequests.create(jar.uri("/plants"), token, FERN)).statusCode());
         }
     }
@@ -177,7 +179,8 @@ class JarIT {
 
     @Test
     void docsOffServesNeitherTheDocumentNorThePage() throws Exception {
-        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory", "--docs", "off")) {
+        try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory",
+                "--docs", "off")) {
             assertEquals(404, send(HttpRequest.newBuilder(jar.uri("/openapi.json"))).statusCode());
             assertEquals(404, send(HttpRequest.newBuilder(jar.uri("/docs"))).statusCode());
         }

@@ -48,7 +48,9 @@ class LoadSoakIT {
      */
     private static final int THREAD_GROWTH_ALLOWED = CLIENTS / 4;
     private static final String TOKEN = "soak-token";
-    /** G1's line of {@code jcmd GC.heap_info}; JDK 17 prints "total NK, used NK", later ones add reserved and committed. */
+    /**
+     * G1's line of {@code jcmd GC.heap_info}; JDK 17 prints "total NK, used NK", later ones add reserved and committed.
+     */
     private static final Pattern HEAP_USED = Pattern.compile("garbage-first heap .*?, used (\\d+)K");
 
     @TempDir
@@ -149,7 +151,8 @@ class LoadSoakIT {
 
     private static String jcmd(long pid, String command) throws Exception {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command).redirectErrorStream(true)
+                .start();
         String output = new String(process.getInputStream().readAllBytes());
         assertTrue(process.waitFor(30, TimeUnit.SECONDS));
         return output;
@@ -201,8 +204,8 @@ class LoadSoakIT {
             long heapAfter = heapUsedAfterGcKiB(pid);
             int threadsAfter = threads(pid);
             long fdsAfter = fileDescriptors(pid);
-            System.out.printf("load: %d requests in %d s (%d unanswered); heap after GC %d KiB -> %d KiB with %d plants "
-                            + "held; threads %d -> %d; file descriptors %d -> %d%n", requests.get(), seconds,
+            System.out.printf("load: %d requests in %d s (%d unanswered); heap after GC %d KiB -> %d KiB with %d "
+                            + "plants held; threads %d -> %d; file descriptors %d -> %d%n", requests.get(), seconds,
                     unanswered.get(), heapBefore, heapAfter, present.size(), threadsBefore, threadsAfter, fdsBefore,
                     fdsAfter);
 
@@ -220,7 +223,10 @@ class LoadSoakIT {
         }
     }
 
-    /** Every acknowledged create is there (409 on a create of another plant), every acknowledged delete stayed done (404). */
+    /**
+     * Every acknowledged create is there (409 on a create of another plant), every acknowledged delete stayed done
+     * (404).
+     */
     private void assertStoreHoldsExactlyTheAcknowledged(RunningJar jar) throws Exception {
         List<Long> held = new ArrayList<>(present);
         List<Long> gone = new ArrayList<>(deleted);
@@ -233,7 +239,8 @@ class LoadSoakIT {
                 checks.add(pool.submit(() -> {
                     for (int i = first; i < held.size(); i += CLIENTS) {
                         long id = held.get(i);
-                        assertEquals(409, send(jar, create(jar, id, "another plant", TOKEN)), "plant " + id + " is held");
+                        assertEquals(409, send(jar, create(jar, id, "another plant", TOKEN)),
+                                "plant " + id + " is held");
                     }
                     for (int i = first; i < gone.size(); i += CLIENTS) {
                         long id = gone.get(i);

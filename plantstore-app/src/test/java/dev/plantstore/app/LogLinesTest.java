@@ -44,8 +44,8 @@ class LogLinesTest {
             LoggerFactory.getLogger("dev.plantstore.http.PlantStoreApi").info("no request");
         });
         var lines = log.lines().toList();
-        assertTrue(lines.get(0).matches("\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z WARN \\[req-7] PlantStoreApi - store db is slow"),
-                log);
+        assertTrue(lines.get(0).matches(
+                "\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z WARN \\[req-7] PlantStoreApi - store db is slow"), log);
         assertTrue(lines.get(1).matches("\\S+ INFO PlantStoreApi - no request"), log);
     }
 

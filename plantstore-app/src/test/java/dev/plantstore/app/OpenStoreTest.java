@@ -28,7 +28,8 @@ class OpenStoreTest {
     void aDatabaseThatRefusesAtOnceIsReportedAtOnce() {
         long start = System.nanoTime();
         var failure = assertThrows(StartupException.class,
-                () -> OpenStore.open(new StoreSpec.Postgres("jdbc:postgresql://127.0.0.1:1/plants"), Options.Secrets.NONE));
+                () -> OpenStore.open(new StoreSpec.Postgres("jdbc:postgresql://127.0.0.1:1/plants"),
+                        Options.Secrets.NONE));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertTrue(failure.getMessage().endsWith(": Connection refused"), failure.getMessage());
         assertTrue(took.compareTo(OpenStore.CONNECTION_TIMEOUT) < 0,

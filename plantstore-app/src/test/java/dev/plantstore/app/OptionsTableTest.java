@@ -40,8 +40,8 @@ class OptionsTableTest {
             }
         };
         Options.parse(List.of(), env);
-        assertEquals(Options.TABLE.stream().map(Options.Option::variable).collect(Collectors.toCollection(TreeSet::new)),
-                looked);
+        assertEquals(Options.TABLE.stream().map(Options.Option::variable)
+                .collect(Collectors.toCollection(TreeSet::new)), looked);
         looked.clear();
         Options.secrets(env);
         assertEquals(Set.of("PLANTSTORE_TOKENS", "PLANTSTORE_DB_USER", "PLANTSTORE_DB_PASSWORD",
@@ -60,7 +60,8 @@ class OptionsTableTest {
             assertTrue(Options.USAGE.replaceAll("\\s+", " ").contains(source), source + " in\n" + Options.USAGE);
         }
         for (Options.Secret secret : Options.SECRETS) {
-            assertTrue(Options.USAGE.matches("(?s).*\n  " + Pattern.quote(secret.variable()) + "\\s.*"), secret.variable());
+            assertTrue(Options.USAGE.matches("(?s).*\n  " + Pattern.quote(secret.variable()) + "\\s.*"),
+                    secret.variable());
         }
     }
 

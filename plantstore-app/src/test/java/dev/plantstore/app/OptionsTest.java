@@ -27,8 +27,8 @@ class OptionsTest {
     @Test
     void defaultsAreAllInterfacesPort8080And64KiB() throws UsageException {
         assertEquals(new Options("0.0.0.0", 8080, 65_536, Optional.empty(),
-                new StoreSpec.Sqlite(Path.of("plantstore.db")), true, List.of(), 30, 30, OptionalInt.empty(), "127.0.0.1",
-                Options.LogFormat.TEXT, 5, 10_000, 256, List.of(), Optional.empty(),
+                new StoreSpec.Sqlite(Path.of("plantstore.db")), true, List.of(), 30, 30, OptionalInt.empty(),
+                "127.0.0.1", Options.LogFormat.TEXT, 5, 10_000, 256, List.of(), Optional.empty(),
                 Optional.empty(), Optional.empty(), 30, "plants:create", "plants:delete", List.of(), false),
                 parse(Map.of()));
     }
@@ -37,9 +37,9 @@ class OptionsTest {
     void flagsTakeTheirValueAfterASpaceOrAnEqualsSign() throws UsageException {
         var options = parse(Map.of(), "--host", "127.0.0.1", "--port=0", "--max-body-bytes", "1024",
                 "--tokens-file=/etc/plantstore/tokens", "--store", "memory", "--docs", "off",
-                "--cors-origins", "https://a.example, https://b.example:8443", "--auth-failure-limit", "0", "--idle-timeout", "5",
-                "--management-port", "0", "--management-host=0.0.0.0", "--log-format", "JSON", "--drain-seconds", "0",
-                "--max-connections", "500", "--min-body-rate", "0",
+                "--cors-origins", "https://a.example, https://b.example:8443", "--auth-failure-limit", "0",
+                "--idle-timeout", "5", "--management-port", "0", "--management-host=0.0.0.0", "--log-format", "JSON",
+                "--drain-seconds", "0", "--max-connections", "500", "--min-body-rate", "0",
                 "--webhook-url", "https://a.example/hook,http://b.example:8080/x", "--webhook-secret-file", "/etc/s",
                 "--trusted-proxies", "10.0.0.0/8, ::1");
         assertEquals(new Options("127.0.0.1", 0, 1024, Optional.of(Path.of("/etc/plantstore/tokens")),
@@ -55,7 +55,8 @@ class OptionsTest {
     @Test
     void anIdentityProviderIsConfiguredByFlagsOrTheEnvironment() throws UsageException {
         var flags = parse(Map.of(), "--oidc-issuer", "https://idp.example/realms/plants", "--oidc-audience",
-                "plantstore", "--oidc-clock-skew", "5", "--oidc-create-scope", "write", "--oidc-delete-scope", "remove");
+                "plantstore", "--oidc-clock-skew", "5", "--oidc-create-scope", "write",
+                "--oidc-delete-scope", "remove");
         var env = parse(Map.of("PLANTSTORE_OIDC_ISSUER", "https://idp.example/realms/plants",
                 "PLANTSTORE_OIDC_AUDIENCE", "plantstore", "PLANTSTORE_OIDC_CLOCK_SKEW", "5",
                 "PLANTSTORE_OIDC_CREATE_SCOPE", "write", "PLANTSTORE_OIDC_DELETE_SCOPE", "remove"));
@@ -83,9 +84,10 @@ class OptionsTest {
 
     @Test
     void environmentVariablesAreTheFallback() throws UsageException {
-        Map<String, String> env = Map.of("PLANTSTORE_HOST", "::1", "PLANTSTORE_PORT", "9000", "PLANTSTORE_MAX_BODY_BYTES", "10",
-                "PLANTSTORE_TOKENS_FILE", "tokens.txt", "PLANTSTORE_STORE", "sqlite:/var/lib/plants.db",
-                "PLANTSTORE_DOCS", "false", "PLANTSTORE_CORS_ORIGINS", "*", "PLANTSTORE_AUTH_FAILURE_LIMIT", "5", "PLANTSTORE_IDLE_TIMEOUT", "7");
+        Map<String, String> env = Map.of("PLANTSTORE_HOST", "::1", "PLANTSTORE_PORT", "9000",
+                "PLANTSTORE_MAX_BODY_BYTES", "10", "PLANTSTORE_TOKENS_FILE", "tokens.txt",
+                "PLANTSTORE_STORE", "sqlite:/var/lib/plants.db", "PLANTSTORE_DOCS", "false",
+                "PLANTSTORE_CORS_ORIGINS", "*", "PLANTSTORE_AUTH_FAILURE_LIMIT", "5", "PLANTSTORE_IDLE_TIMEOUT", "7");
         env = new java.util.HashMap<>(env);
         env.putAll(Map.of("PLANTSTORE_MANAGEMENT_PORT", "9090", "PLANTSTORE_MANAGEMENT_HOST", "10.0.0.1",
                 "PLANTSTORE_LOG_FORMAT", "json", "PLANTSTORE_DRAIN_SECONDS", "12",
@@ -93,8 +95,8 @@ class OptionsTest {
                 "PLANTSTORE_WEBHOOK_URL", "http://hooks.example/", "PLANTSTORE_WEBHOOK_SECRET_FILE", "secret",
                 "PLANTSTORE_TRUSTED_PROXIES", "192.0.2.0/24"));
         assertEquals(new Options("::1", 9000, 10, Optional.of(Path.of("tokens.txt")),
-                new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false, List.of("*"), 5, 7, OptionalInt.of(9090), "10.0.0.1",
-                Options.LogFormat.JSON, 12, 20_000, 1024, List.of(URI.create("http://hooks.example/")),
+                new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false, List.of("*"), 5, 7, OptionalInt.of(9090),
+                "10.0.0.1", Options.LogFormat.JSON, 12, 20_000, 1024, List.of(URI.create("http://hooks.example/")),
                 Optional.of(Path.of("secret")), Optional.empty(), Optional.empty(), 30, "plants:create",
                 "plants:delete",
                 List.of("192.0.2.0/24"), false), parse(env));
@@ -148,7 +150,8 @@ class OptionsTest {
     @ParameterizedTest(name = "--port {0}")
     @ValueSource(strings = {"-1", "65536", "http", "80.5", ""})
     void portOutsideZeroTo65535IsRefused(String port) {
-        assertEquals("--port must be an integer from 0 to 65535, got '" + port + "'", refusal(Map.of(), "--port", port));
+        assertEquals("--port must be an integer from 0 to 65535, got '" + port + "'",
+                refusal(Map.of(), "--port", port));
     }
 
     @Test

@@ -71,7 +71,8 @@ class PostgresFaultTest {
         var response = create();
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         assertEquals(503, response.statusCode(), response.body());
-        assertEquals("{\"error\":503,\"message\":\"the plant store is unavailable; try again later\"}", response.body());
+        assertEquals("{\"error\":503,\"message\":\"the plant store is unavailable; try again later\"}",
+                response.body());
         assertTrue(took.compareTo(BOUND) < 0, "answered in " + took.toMillis() + " ms");
         assertEquals(503, health().statusCode());
         assertEquals("{\"status\":\"DOWN\"}", health().body());

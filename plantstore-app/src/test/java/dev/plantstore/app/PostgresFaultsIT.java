@@ -249,7 +249,8 @@ class PostgresFaultsIT {
     }
 
     private static void cluster(String... action) throws Exception {
-        List<String> command = new ArrayList<>(List.of("pg_ctlcluster", "--skip-systemctl-redirect", version(), "main"));
+        List<String> command =
+                new ArrayList<>(List.of("pg_ctlcluster", "--skip-systemctl-redirect", version(), "main"));
         command.addAll(List.of(action));
         Faults.run(COMMAND_LIMIT, command.toArray(String[]::new));
     }

@@ -81,8 +81,8 @@ class ProtocolAbuseIT {
                         + "\r\nConnection: close\r\n\r\n");
                 response = Sockets.readUntilClosed(socket, BOUND);
             }
-            assertTrue(response.startsWith("HTTP/1.1 400 ") && response.endsWith("\"error\":400,\"message\":\"Bad Request\"}"),
-                    response);
+            assertTrue(response.startsWith("HTTP/1.1 400 ")
+                    && response.endsWith("\"error\":400,\"message\":\"Bad Request\"}"), response);
             assertTrue(response.contains("\r\nX-Content-Type-Options: nosniff\r\n"), response);
             var id = java.util.regex.Pattern.compile("\r\nX-Request-Id: (\\S+)\r\n").matcher(response);
             assertTrue(id.find(), response);
@@ -116,13 +116,15 @@ class ProtocolAbuseIT {
 
     @Test
     void malformedRequestLinesAre400OrClosed() throws Exception {
-        for (String line : List.of("GARBAGE\r\n\r\n", "GET\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "\u0000\u0001\u0002\r\n\r\n",
-                "GET /plants/%zz HTTP/1.1\r\nHost: x\r\n\r\n", "POST /plants HTTP/1.1\r\nContent-Length: -5\r\n\r\n")) {
+        for (String line : List.of("GARBAGE\r\n\r\n", "GET\r\n\r\n", "GET / HTTP/9.9\r\n\r\n",
+                "\u0000\u0001\u0002\r\n\r\n", "GET /plants/%zz HTTP/1.1\r\nHost: x\r\n\r\n",
+                "POST /plants HTTP/1.1\r\nContent-Length: -5\r\n\r\n")) {
             try (var socket = connect()) {
                 write(socket, line);
                 socket.shutdownOutput();
                 String response = Sockets.readUntilClosed(socket, BOUND);
-                assertTrue(response.isEmpty() || response.matches("(?s)HTTP/1\\.1 (400|505) .*"), line + " -> " + response);
+                assertTrue(response.isEmpty() || response.matches("(?s)HTTP/1\\.1 (400|505) .*"),
+                        line + " -> " + response);
             }
         }
         assertOthersAreServed();
@@ -145,7 +147,8 @@ class ProtocolAbuseIT {
             assertOthersAreServed();
             String response = Sockets.readUntilClosed(socket, BOUND);
             assertTrue(response.startsWith("HTTP/1.1 408 "), response);
-            assertTrue(response.endsWith("{\"error\":408,\"message\":\"request body did not arrive in time\"}"), response);
+            assertTrue(response.endsWith("{\"error\":408,\"message\":\"request body did not arrive in time\"}"),
+                    response);
         }
     }
 

@@ -52,7 +52,8 @@ final class RunningJar implements AutoCloseable {
 
     private static Path builtJar() {
         String jar = System.getProperty("plantstore.jar");
-        assertTrue(jar != null && Path.of(jar).toFile().isFile(), "plantstore.jar property names the built jar: " + jar);
+        assertTrue(jar != null && Path.of(jar).toFile().isFile(),
+                "plantstore.jar property names the built jar: " + jar);
         return Path.of(jar);
     }
 
@@ -213,7 +214,8 @@ final class RunningJar implements AutoCloseable {
 
     /** SIGINT, as Ctrl-C at a terminal sends it. */
     void interrupt() throws Exception {
-        assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(process().pid())).inheritIO().start().waitFor(),
+        assertEquals(0,
+                new ProcessBuilder("kill", "-INT", Long.toString(process().pid())).inheritIO().start().waitFor(),
                 "kill -INT");
     }
 

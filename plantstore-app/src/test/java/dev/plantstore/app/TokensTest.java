@@ -56,8 +56,8 @@ class TokensTest {
         Path tokens = file("secret-token\n");
         Files.setPosixFilePermissions(tokens, PosixFilePermissions.fromString(mode));
         var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)));
-        assertEquals("tokens file " + tokens + " is open to other users (" + mode + "); make it private with: chmod 600 "
-                + tokens, e.getMessage());
+        assertEquals("tokens file " + tokens + " is open to other users (" + mode
+                + "); make it private with: chmod 600 " + tokens, e.getMessage());
     }
 
     @Test

@@ -25,7 +25,8 @@ class WebhookConfigTest {
 
     @Test
     void noUrlIsNoWebhooks() throws UsageException {
-        assertEquals(Optional.empty(), WebhookConfig.configured(List.of(), Optional.empty(), Optional.empty(), WebhookListener.NONE));
+        assertEquals(Optional.empty(),
+                WebhookConfig.configured(List.of(), Optional.empty(), Optional.empty(), WebhookListener.NONE));
     }
 
     @Test
@@ -35,7 +36,8 @@ class WebhookConfigTest {
         Path file = dir.resolve("secret");
         Files.writeString(file, SECRET + "\nwhsec_" + "B".repeat(32) + "\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        assertTrue(WebhookConfig.configured(URLS, Optional.empty(), Optional.of(file), WebhookListener.NONE).isPresent());
+        assertTrue(WebhookConfig.configured(URLS, Optional.empty(), Optional.of(file), WebhookListener.NONE)
+                .isPresent());
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         assertTrue(assertThrows(UsageException.class,
                 () -> WebhookConfig.configured(URLS, Optional.empty(), Optional.of(file), WebhookListener.NONE))
@@ -54,7 +56,8 @@ class WebhookConfigTest {
     @Test
     void aBadUrlOrSecretIsAUsageErrorThatQuotesNoSecret() {
         var badUrl = assertThrows(UsageException.class, () -> WebhookConfig.configured(
-                List.of(URI.create("ftp://hooks.example/")), Optional.of(SECRET), Optional.empty(), WebhookListener.NONE));
+                List.of(URI.create("ftp://hooks.example/")), Optional.of(SECRET), Optional.empty(),
+                WebhookListener.NONE));
         assertTrue(badUrl.getMessage().contains("ftp://hooks.example/"));
         var badSecret = assertThrows(UsageException.class, () -> WebhookConfig.configured(
                 URLS, Optional.of("whsec_tooShortButSecret"), Optional.empty(), WebhookListener.NONE));

@@ -81,7 +81,8 @@ class WebhooksIT {
 
     private static String event(Received request) {
         String body = request.body();
-        String type = body.substring(body.indexOf("\"type\":\"") + 8, body.indexOf('"', body.indexOf("\"type\":\"") + 8));
+        String type = body.substring(body.indexOf("\"type\":\"") + 8,
+                body.indexOf('"', body.indexOf("\"type\":\"") + 8));
         String id = body.substring(body.indexOf("\"id\":") + 5).replaceAll("[,}].*", "");
         return type + " " + id;
     }
@@ -118,7 +119,8 @@ class WebhooksIT {
                     "plantstore_webhook_deliveries_total{outcome=\"delivered\"," + receiverTag + "} 4.0")),
                     () -> jar.metrics());
             String metrics = jar.metrics();
-            assertTrue(metrics.contains("plantstore_webhook_deliveries_total{outcome=\"failed\"," + receiverTag), metrics);
+            assertTrue(metrics.contains("plantstore_webhook_deliveries_total{outcome=\"failed\"," + receiverTag),
+                    metrics);
             assertTrue(metrics.contains("plantstore_webhook_pending{" + receiverTag + "}"), metrics);
             assertTrue(metrics.contains("plantstore_webhook_oldest_pending_seconds{" + receiverTag + "}"), metrics);
             String log = jar.outputSoFar();
@@ -242,7 +244,8 @@ class WebhooksIT {
                 for (int id = 61; id <= 80; id++) {
                     assertEquals(200, create(b, id, "Plant " + id));
                 }
-                assertTrue(Poll.until(WAIT, LOOK, () -> acceptedCount(80)), () -> "accepted " + acceptedEvents().size());
+                assertTrue(Poll.until(WAIT, LOOK, () -> acceptedCount(80)),
+                        () -> "accepted " + acceptedEvents().size());
                 assertEquals(80, acceptedEvents().size());
                 assertEquals(0, receiver.sameIdOverlaps(), "an event was sent by two instances at once");
             }

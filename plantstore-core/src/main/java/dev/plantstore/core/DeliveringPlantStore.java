@@ -3,8 +3,8 @@ package dev.plantstore.core;
 import java.util.Optional;
 
 /**
- * A store that records events, with the delivery that sends them: closing the store stops the delivery first. Reads and the health check are the store's alone, so a receiver that is
- * down never makes the store look unavailable.
+ * A store that records events, with the delivery that sends them: closing the store stops the delivery first. Reads and
+ * the health check are the store's alone, so a receiver that is down never makes the store look unavailable.
  */
 final class DeliveringPlantStore implements PlantStore {
 

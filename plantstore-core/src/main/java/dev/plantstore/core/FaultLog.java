@@ -69,8 +69,9 @@ final class FaultLog {
         if (!failing) {
             return;
         }
-        log(System.Logger.Level.INFO, what + " working again after " + seconds(nanoClock.getAsLong() - failingSinceNanos)
-                + " and " + failures + (failures == 1 ? " failure" : " failures"), null);
+        log(System.Logger.Level.INFO, what + " working again after "
+                + seconds(nanoClock.getAsLong() - failingSinceNanos) + " and " + failures
+                + (failures == 1 ? " failure" : " failures"), null);
         failing = false;
         failures = 0;
         failuresSinceSummary = 0;

@@ -69,7 +69,9 @@ final class InMemoryPlantStore implements PlantStore {
         }
         // A packed plant is never changed once stored, so the one that refused this create is still what it holds.
         Plant existing = PackedPlant.unpack(stored, sharedTags);
-        return existing.equals(plant) ? new CreateResult.AlreadyStored(existing) : new CreateResult.Duplicate(newPlant.id());
+        return existing.equals(plant)
+                ? new CreateResult.AlreadyStored(existing)
+                : new CreateResult.Duplicate(newPlant.id());
     }
 
     @Override

@@ -48,7 +48,8 @@ final class PackedPlant {
         if (header == OWN_TAG) {
             int nameLength = readVarInt(packed, position);
             position += varIntLength(nameLength);
-            return new Plant(utf8(packed, position, position + nameLength), utf8(packed, position + nameLength, packed.length));
+            return new Plant(utf8(packed, position, position + nameLength),
+                    utf8(packed, position + nameLength, packed.length));
         }
         String tag = header == NO_TAG ? null : sharedTags.tag(header - FIRST_SHARED_TAG);
         return new Plant(utf8(packed, position, packed.length), tag);

@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * SQLite and other databases: a statement per write, in submission order. SQLite lets one transaction write at a
- * time and sees its own snapshot, so the ids need no lock of their own; a write after another process changed the file fails rather
- * than overwrite it.
+ * time and sees its own snapshot, so the ids need no lock of their own; a write after another process changed the file
+ * fails rather than overwrite it.
  */
 final class StandardBatchSql extends BatchSql {
 

@@ -7,8 +7,10 @@ import java.time.format.DateTimeFormatter;
 
 /**
  * An event as the receiver gets it:
- * {@code {"type":"plant.created","timestamp":"2026-11-23T10:00:00.000Z","data":{"id":1,"name":"Monstera","tag":"aroid"}}};
- * a deleted plant's data holds its id alone, and an absent tag is left out. The timestamp is when the write was
+ * <pre>{@code
+ * {"type":"plant.created","timestamp":"2026-11-23T10:00:00.000Z","data":{"id":1,"name":"Monstera","tag":"aroid"}}
+ * }</pre>
+ * A deleted plant's data holds its id alone, and an absent tag is left out. The timestamp is when the write was
  * committed, so every attempt sends the same bytes.
  */
 final class WebhookBody {

@@ -213,7 +213,8 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
                     outboxFailures++;
                     if (outboxFailures == 1) {
                         LOG.log(System.Logger.Level.WARNING, "webhooks to " + shown + ": the outbox failed: "
-                                + e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")"));
+                                + e.getMessage()
+                                + (e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")"));
                     }
                     try {
                         pause(backoffMillis(webhooks.firstRetry(), outboxFailures));

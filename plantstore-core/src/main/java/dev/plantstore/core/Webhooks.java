@@ -76,7 +76,8 @@ public final class Webhooks {
 
     /** The same webhooks, telling {@code listener} of each attempt and backlog. */
     public Webhooks withListener(WebhookListener listener) {
-        return new Webhooks(receivers, keys, Objects.requireNonNull(listener, "null listener"), retryPeriod, firstRetry);
+        return new Webhooks(receivers, keys, Objects.requireNonNull(listener, "null listener"), retryPeriod,
+                firstRetry);
     }
 
     /**

@@ -24,7 +24,8 @@ final class CountingDataSource {
     /** {@code real}, with every {@code execute*} of its statements, every commit and every rollback counted. */
     DataSource wrap(DataSource real) {
         return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
-                forward(real, (method, result) -> result instanceof Connection connection ? counting(connection) : result));
+                forward(real, (method, result) ->
+                        result instanceof Connection connection ? counting(connection) : result));
     }
 
     private Connection counting(Connection real) {

@@ -33,8 +33,8 @@ class FaultLogTest {
 
         assertEquals(3, lines.size(), "a start, one summary after 30 s, an end: " + lines);
         assertEquals("plant store writes failing: disk full", lines.get(0).message());
-        assertTrue(lines.get(1).message().startsWith("plant store writes still failing: 500 more failures, 501 in 30.0 s"),
-                lines.toString());
+        assertTrue(lines.get(1).message()
+                .startsWith("plant store writes still failing: 500 more failures, 501 in 30.0 s"), lines.toString());
         assertTrue(lines.get(1).message().endsWith("; last: disk full"), lines.toString());
         assertEquals("plant store writes working again after 59.9 s and 1000 failures", lines.get(2).message());
         assertEquals(System.Logger.Level.INFO, lines.get(2).level());

@@ -24,8 +24,8 @@ class PackedPlantTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"M", "Monstera deliciosa", "Ficus Lyrata \u00e9\u00e8", "\u6a39\u6728", "\ud83c\udf35 cactus",
-        "a\u0080b\u07ffc\u0800d\uffff"})
+    @ValueSource(strings = {"M", "Monstera deliciosa", "Ficus Lyrata \u00e9\u00e8", "\u6a39\u6728",
+        "\ud83c\udf35 cactus", "a\u0080b\u07ffc\u0800d\uffff"})
     void everyValidNameReadsBackExactly(String name) {
         assertEquals(new Plant(name, "fern"), roundTrip(new Plant(name, "fern")));
         assertEquals(new Plant(name, null), roundTrip(new Plant(name, null)));

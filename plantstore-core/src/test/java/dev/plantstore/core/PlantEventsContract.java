@@ -89,7 +89,8 @@ abstract class PlantEventsContract {
         events.store().create(new NewPlant(1, "Monstera", "aroid"));
         drain(events.outbox(), RECEIVERS.get(0));
         drain(events.outbox(), RECEIVERS.get(1));
-        assertEquals(CreateResult.AlreadyStored.class, events.store().create(new NewPlant(1, "Monstera", "aroid")).getClass());
+        assertEquals(CreateResult.AlreadyStored.class,
+                events.store().create(new NewPlant(1, "Monstera", "aroid")).getClass());
         assertEquals(CreateResult.Duplicate.class, events.store().create(new NewPlant(1, "Fern")).getClass());
         assertEquals(false, events.store().delete(2));
         assertEquals(List.of(), drain(events.outbox(), RECEIVERS.get(0)));
@@ -138,7 +139,8 @@ abstract class PlantEventsContract {
                         "events of id " + entry.getKey() + ": " + ofId);
             }
             boolean stored = events.store().find(entry.getKey()).isPresent();
-            assertEquals(stored, ofId.size() % 2 == 1, "the last event of id " + entry.getKey() + " says what is stored");
+            assertEquals(stored, ofId.size() % 2 == 1,
+                    "the last event of id " + entry.getKey() + " says what is stored");
         }
     }
 
@@ -150,7 +152,8 @@ abstract class PlantEventsContract {
         events.store().delete(1);
         events.store().create(new NewPlant(2, "Fern"));
         List<PlantEvent> first = events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10);
-        assertEquals(List.of("plant.created 1 Monstera", "plant.created 2 Fern"), first.stream().map(PlantEventsContract::describe).toList());
+        assertEquals(List.of("plant.created 1 Monstera", "plant.created 2 Fern"),
+                first.stream().map(PlantEventsContract::describe).toList());
         events.outbox().retryAt(first.get(0), 0);
         events.outbox().delivered(List.of(first.get(1)));
         List<PlantEvent> second = events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10);

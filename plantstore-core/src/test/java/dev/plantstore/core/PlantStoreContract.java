@@ -68,7 +68,8 @@ abstract class PlantStoreContract {
     @Test
     void anAbsentTagAndANullTagAreTheSamePlant() {
         store.create(new NewPlant(1, "Fern"));
-        assertEquals(new CreateResult.AlreadyStored(new Plant("Fern", null)), store.create(new NewPlant(1, "Fern", null)));
+        assertEquals(new CreateResult.AlreadyStored(new Plant("Fern", null)),
+                store.create(new NewPlant(1, "Fern", null)));
     }
 
     @Test

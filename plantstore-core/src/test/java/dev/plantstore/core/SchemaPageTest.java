@@ -31,8 +31,8 @@ class SchemaPageTest {
         }
         List<String> tables = new ArrayList<>();
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
-             ResultSet names = statement.executeQuery(
-                     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")) {
+             ResultSet names = statement.executeQuery("SELECT name FROM sqlite_master"
+                     + " WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")) {
             while (names.next()) {
                 tables.add(names.getString(1));
             }

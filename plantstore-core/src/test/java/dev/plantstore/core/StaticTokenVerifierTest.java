@@ -87,7 +87,8 @@ class StaticTokenVerifierTest {
      * each against a digest of the same length, whatever the token presented, its length, or which token matches.
      */
     @ParameterizedTest(name = "presented [{0}]")
-    @ValueSource(strings = {"alpha-1", "beta.2==", "a", "alpha-", "alpha-1-but-much-longer-than-any-configured-token", ""})
+    @ValueSource(strings = {"alpha-1", "beta.2==", "a", "alpha-",
+            "alpha-1-but-much-longer-than-any-configured-token", ""})
     void everyCheckComparesEveryDigestAtFullLength(String presented) {
         List<int[]> comparedLengths = new ArrayList<>();
         var watched = new StaticTokenVerifier(Map.of("a", "alpha-1", "b", "beta.2==", "c", "gamma"), (known, given) -> {

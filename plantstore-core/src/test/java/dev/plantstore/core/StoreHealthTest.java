@@ -46,7 +46,8 @@ class StoreHealthTest {
 
             dataSource.setMaxPageCount(1_000_000);
             awaitTrue(store::isAvailable, "available once there is room");
-            assertEquals(new CreateResult.Created(new Plant(longName, null)), store.create(new NewPlant(5_000, longName)));
+            assertEquals(new CreateResult.Created(new Plant(longName, null)),
+                    store.create(new NewPlant(5_000, longName)));
         }
     }
 
@@ -61,7 +62,8 @@ class StoreHealthTest {
                 lock.execute("LOCK TABLE " + postgres.schema() + ".plants IN ACCESS EXCLUSIVE MODE");
             }
             var blocked = CompletableFuture.supplyAsync(() -> store.create(new NewPlant(1, "Fern")));
-            var failure = assertThrows(Exception.class, () -> blocked.get(STORE_TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS));
+            var failure = assertThrows(Exception.class,
+                    () -> blocked.get(STORE_TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS));
             assertTrue(failure.getCause() instanceof StoreUnavailableException, failure.toString());
             assertFalse(store.isAvailable());
 

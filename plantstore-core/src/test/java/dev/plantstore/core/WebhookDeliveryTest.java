@@ -3,9 +3,9 @@ package dev.plantstore.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.sqlite.DurableSqlite;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.WebhookReceiver;
-import dev.plantstore.sqlite.DurableSqlite;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -102,7 +102,8 @@ class WebhookDeliveryTest {
         long timestamp = Long.parseLong(request.timestamp());
         assertTrue(Math.abs(System.currentTimeMillis() / 1000 - timestamp) < 60);
         assertEquals(Webhooks.to(List.of(receiver.url()), SECRET).signer()
-                        .sign(request.id(), timestamp, request.body().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                        .sign(request.id(), timestamp,
+                                request.body().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                 request.signature());
     }
 

@@ -30,7 +30,8 @@ class WebhookSignerTest {
 
     @Test
     void whileASecretIsReplacedEachSecretSignsAndTheSignaturesAreSpaceSeparated() {
-        String signatures = Webhooks.to(RECEIVER, OTHER_SECRET + "  " + SECRET).signer().sign(MSG_ID, TIMESTAMP, PAYLOAD);
+        String signatures =
+                Webhooks.to(RECEIVER, OTHER_SECRET + "  " + SECRET).signer().sign(MSG_ID, TIMESTAMP, PAYLOAD);
         String[] each = signatures.split(" ");
         assertEquals(2, each.length, signatures);
         assertEquals(EXPECTED, each[1]);

@@ -25,7 +25,8 @@ import java.util.Objects;
  * PlantStoreServer.start(api, "0.0.0.0", 8080, ClientLimits.defaults().withMaxConnections(2_000));
  * }</pre>
  */
-public record ClientLimits(Duration idleTimeout, int maxConnections, int minBodyBytesPerSecond, Duration headerTimeout) {
+public record ClientLimits(Duration idleTimeout, int maxConnections, int minBodyBytesPerSecond,
+                           Duration headerTimeout) {
 
     /** 30 s. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);

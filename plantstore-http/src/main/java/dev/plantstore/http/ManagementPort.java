@@ -23,11 +23,11 @@ import org.eclipse.jetty.util.Callback;
  * }</pre>
  *
  * <p>It answers only requests whose {@code Host} is an IP address, {@code localhost} or the host the port was
- * configured with, or that have none (HTTP/1.0); any other gets 421. A page on a site whose name an attacker rebinds to this machine's address (DNS
- * rebinding) sends its own name as the {@code Host}, so it cannot read the metrics, while a scraper or a probe
- * addressing the port by address or by that host gets through. Every response carries an {@code X-Request-Id} and
- * the security headers, and every refusal (421, 404, a malformed request) is an Error body, never Jetty's page. It
- * parses HTTP as strictly as {@link PlantStoreServer} does.
+ * configured with, or that have none (HTTP/1.0); any other gets 421. A page on a site whose name an attacker rebinds to
+ * this machine's address (DNS rebinding) sends its own name as the {@code Host}, so it cannot read the metrics, while a
+ * scraper or a probe addressing the port by address or by that host gets through. Every response carries an
+ * {@code X-Request-Id} and the security headers, and every refusal (421, 404, a malformed request) is an Error body,
+ * never Jetty's page. It parses HTTP as strictly as {@link PlantStoreServer} does.
  */
 public final class ManagementPort {
 

@@ -156,7 +156,9 @@ final class NewPlantDecoder {
                             + " characters");
         }
         var location = e.getLocation();
-        String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        String where = location == null
+                ? ""
+                : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
         return badRequest("body is not valid JSON" + where);
     }
 

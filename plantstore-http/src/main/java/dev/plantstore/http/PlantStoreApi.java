@@ -112,8 +112,8 @@ public final class PlantStoreApi {
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
-        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, new Documents(true, Optional.empty()), Set.of(), DEFAULT_AUTH_FAILURE_LIMIT,
-                Optional.empty(), Optional.of(store::isAvailable),
+        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, new Documents(true, Optional.empty()),
+                Set.of(), DEFAULT_AUTH_FAILURE_LIMIT, Optional.empty(), Optional.of(store::isAvailable),
                 new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE), ClientAddresses.PEERS_ONLY);
     }
 
@@ -131,8 +131,8 @@ public final class PlantStoreApi {
      * either is missing, and says which.
      */
     public PlantStoreApi withDocs(boolean docs) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, new Documents(docs, this.docs.issuer()), corsOrigins, authFailureLimit, metrics, readiness,
-                scopes, clientAddresses);
+        return new PlantStoreApi(store, verifier, maxBodyBytes, new Documents(docs, this.docs.issuer()), corsOrigins,
+                authFailureLimit, metrics, readiness, scopes, clientAddresses);
     }
 
     /**
@@ -215,9 +215,9 @@ public final class PlantStoreApi {
      * <ul>
      *   <li>{@code http.server.requests}: a timer of every request by {@code method} (one of HTTP's own, or
      *       {@code OTHER} for any other token a client sends), {@code route} (the route
-     *       template such as {@code /plants/{id}}; the before-handler's {@code /plants} or {@code /plants/*} for a request
-     *       refused before its route, such as a 401; {@code unmatched} for a 404; never the raw path) and {@code status}, with
-     *       latency buckets from 1 ms to 10 s;</li>
+     *       template such as {@code /plants/{id}}; the before-handler's {@code /plants} or {@code /plants/*} for a
+     *       request refused before its route, such as a 401; {@code unmatched} for a 404; never the raw path) and
+     *       {@code status}, with latency buckets from 1 ms to 10 s;</li>
      *   <li>{@code plantstore.requests.refused}: a counter by {@code reason}: {@code bad_request} (400),
      *       {@code unauthorized} (401), {@code body_too_large} (413), {@code unsupported_media_type} (415),
      *       {@code too_many_refused_tokens} (429);</li>
@@ -231,8 +231,8 @@ public final class PlantStoreApi {
      *       Micrometer's Jetty binders, for the server the API is mounted on.</li>
      * </ul>
      * JVM metrics are the application's to bind, with Micrometer's JVM binders. None are recorded by default.
-     * Micrometer ({@code io.micrometer:micrometer-core}) is a dependency that {@code plantstore-http} declares optional:
-     * an application with a registry to pass has it, and without metrics none of its classes is loaded.
+     * Micrometer ({@code io.micrometer:micrometer-core}) is a dependency that {@code plantstore-http} declares
+     * optional: an application with a registry to pass has it, and without metrics none of its classes is loaded.
      */
     public PlantStoreApi withMetrics(MeterRegistry registry) {
         return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit,

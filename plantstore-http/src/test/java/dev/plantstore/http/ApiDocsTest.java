@@ -84,7 +84,8 @@ class ApiDocsTest {
         for (String pointer : new String[] {"/paths/~1plants~1{id}/delete/parameters/0/description",
                 "/components/schemas/NewPlant/properties/id/description"}) {
             String description = document.at(pointer).textValue();
-            assertTrue(description.contains("2^53") && description.contains("JavaScript"), pointer + ": " + description);
+            assertTrue(description.contains("2^53") && description.contains("JavaScript"),
+                    pointer + ": " + description);
         }
     }
 

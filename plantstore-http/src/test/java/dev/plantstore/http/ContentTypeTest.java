@@ -38,7 +38,8 @@ class ContentTypeTest {
     @Test
     void missingContentTypeIs415() {
         withServer(store, (server, client) -> {
-            var response = post(client, BodyPublishers.ofString(PLANT), request -> request.header("Authorization", BEARER));
+            var response = post(client, BodyPublishers.ofString(PLANT),
+                    request -> request.header("Authorization", BEARER));
             assertEquals("Content-Type header is required: application/json", assertError(response, 415));
         });
     }

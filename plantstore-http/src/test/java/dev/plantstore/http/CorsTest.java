@@ -39,11 +39,13 @@ class CorsTest {
     void preflightFromAListedOriginIs204WithoutAToken() {
         withServer(allowing(DOCS_SITE), (server, client) -> {
             var preflight = send(client, "OPTIONS", "/plants", "Origin", DOCS_SITE,
-                    "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "authorization,content-type");
+                    "Access-Control-Request-Method", "POST",
+                    "Access-Control-Request-Headers", "authorization,content-type");
             assertEquals(204, preflight.code());
             assertEquals(List.of(DOCS_SITE), preflight.headers().get("Access-Control-Allow-Origin"));
             assertEquals(List.of("POST"), preflight.headers().get("Access-Control-Allow-Methods"));
-            assertEquals(List.of("Authorization, Content-Type"), preflight.headers().get("Access-Control-Allow-Headers"));
+            assertEquals(List.of("Authorization, Content-Type"),
+                    preflight.headers().get("Access-Control-Allow-Headers"));
             assertEquals(List.of("Origin"), preflight.headers().get("Vary"));
         });
     }
@@ -66,8 +68,9 @@ class CorsTest {
             assertError(anonymous, 401);
             assertEquals(List.of(DOCS_SITE), anonymous.headers().get("Access-Control-Allow-Origin"));
 
-            var created = TestApi.post(client, BodyPublishers.ofString("{\"id\":1,\"name\":\"Fern\"}"), request -> request
-                    .header("Authorization", BEARER).header("Content-Type", "application/json").header("Origin", DOCS_SITE));
+            var created = TestApi.post(client, BodyPublishers.ofString("{\"id\":1,\"name\":\"Fern\"}"),
+                    request -> request.header("Authorization", BEARER).header("Content-Type", "application/json")
+                            .header("Origin", DOCS_SITE));
             assertEquals(200, created.code());
             assertEquals(List.of(DOCS_SITE), created.headers().get("Access-Control-Allow-Origin"));
         });
@@ -98,7 +101,8 @@ class CorsTest {
     }
 
     @ParameterizedTest(name = "origin {0}")
-    @ValueSource(strings = {"docs.example.com", "https://docs.example.com/", "https://docs.example.com/path", "ftp://x", ""})
+    @ValueSource(strings = {"docs.example.com", "https://docs.example.com/", "https://docs.example.com/path",
+            "ftp://x", ""})
     void anOriginThatIsNotSchemeHostAndPortIsRefused(String origin) {
         assertThrows(IllegalArgumentException.class, () -> allowing(origin));
     }

@@ -54,7 +54,8 @@ class CreateBodyValidationTest {
     }
 
     @ParameterizedTest(name = "body [{0}]")
-    @ValueSource(strings = {"{\"id\":1,\"name\":\"x\"}{}", "{\"id\":1,\"name\":\"x\"} 5", "{\"id\":1,\"name\":\"x\"}[]"})
+    @ValueSource(strings = {"{\"id\":1,\"name\":\"x\"}{}", "{\"id\":1,\"name\":\"x\"} 5",
+            "{\"id\":1,\"name\":\"x\"}[]"})
     void trailingContentAfterTheObjectIs400(String body) {
         assertRefused(body, "nothing after it");
     }

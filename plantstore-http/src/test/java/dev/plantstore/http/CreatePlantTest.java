@@ -73,9 +73,11 @@ class CreatePlantTest {
     @Test
     void textOutsideAsciiRoundTrips() {
         withServer(store, (server, client) -> {
-            var response = create(client, "{\"id\":6,\"name\":\"Cact\u00fas \uD83C\uDF35\",\"tag\":\"\\u00e9\\\"q\\\"\"}");
+            var response = create(client,
+                    "{\"id\":6,\"name\":\"Cact\u00fas \uD83C\uDF35\",\"tag\":\"\\u00e9\\\"q\\\"\"}");
             assertEquals(200, response.code());
-            assertEquals("{\"name\":\"Cact\u00fas \uD83C\uDF35\",\"tag\":\"\u00e9\\\"q\\\"\"}", response.body().string());
+            assertEquals("{\"name\":\"Cact\u00fas \uD83C\uDF35\",\"tag\":\"\u00e9\\\"q\\\"\"}",
+                    response.body().string());
             assertEquals(Optional.of(new Plant("Cact\u00fas \uD83C\uDF35", "\u00e9\"q\"")), store.find(6));
         });
     }

@@ -32,7 +32,8 @@ class EmbeddedProtectionsTest {
 
     private final PlantStore store = PlantStore.inMemory();
     private final Javalin app = Javalin.create(config -> {
-        TestApi.api(store).mount(config, new ClientLimits(IDLE_TIMEOUT, MAX_CONNECTIONS, MIN_BODY_RATE, HEADER_TIMEOUT));
+        TestApi.api(store).mount(config,
+                new ClientLimits(IDLE_TIMEOUT, MAX_CONNECTIONS, MIN_BODY_RATE, HEADER_TIMEOUT));
         config.routes.post("/echo", ctx -> ctx.result(ctx.body()));
         config.startup.showJavalinBanner = false;
     }).start("127.0.0.1", 0);

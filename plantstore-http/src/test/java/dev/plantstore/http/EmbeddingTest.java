@@ -6,9 +6,9 @@ import static dev.plantstore.http.TestApi.delete;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.plantstore.core.PlantStore;
 import io.javalin.Javalin;
 import io.javalin.testtools.HttpClient;
 import io.javalin.testtools.JavalinTest;
@@ -95,7 +95,8 @@ class EmbeddingTest {
             // /openapi.json is converted from the served /openapi.yaml, so this covers both.
             assertTrue(client.get("/openapi.json").body().string().contains("\"/plants/{id}\""));
             for (String path : List.of("/health", "/health/ready", "/health/live")) {
-                assertEquals(404, client.get(path, request -> request.header("Accept", "application/json")).code(), path);
+                assertEquals(404, client.get(path, request -> request.header("Accept", "application/json")).code(),
+                        path);
             }
         });
     }
@@ -111,7 +112,8 @@ class EmbeddingTest {
         JavalinTest.test(before, (server, client) -> {
             assertEquals(401, client.get("/plants/count").code());
             assertEquals("host count",
-                    client.get("/plants/count", request -> request.header("Authorization", TestApi.BEARER)).body().string());
+                    client.get("/plants/count", request -> request.header("Authorization", TestApi.BEARER))
+                            .body().string());
         });
         Javalin after = Javalin.create(config -> {
             api.mount(config);

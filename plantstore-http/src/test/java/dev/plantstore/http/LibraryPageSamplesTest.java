@@ -37,7 +37,8 @@ class LibraryPageSamplesTest {
     private static final Pattern XML_BLOCK = Pattern.compile("```xml\n(.*?)```", Pattern.DOTALL);
     private static final Pattern TEXT_BLOCK = Pattern.compile("```text\n(.*?)```", Pattern.DOTALL);
     /** A dependency of plantstore-http in the tree: two levels deep, {@code groupId:artifactId:jar:version:scope}. */
-    private static final Pattern DIRECT_DEPENDENCY = Pattern.compile("^\\|  [+\\\\]- ([^:]+):([^:]+):", Pattern.MULTILINE);
+    private static final Pattern DIRECT_DEPENDENCY =
+            Pattern.compile("^\\|  [+\\\\]- ([^:]+):([^:]+):", Pattern.MULTILINE);
 
     /** The page, with each XML element's line indented by two spaces however deep it is nested. */
     private static String librarySection() throws IOException {
@@ -138,7 +139,8 @@ class LibraryPageSamplesTest {
     @Test
     void thePagesPomIsTheSampleProjectsWordForWord() throws IOException {
         assertEquals(Files.readString(SAMPLE_PROJECT.resolve("pom.xml")), minimalPom(),
-                "the library page's first XML block and docs/library-sample/pom.xml differ; copy the file into the page");
+                "the library page's first XML block and docs/library-sample/pom.xml differ;"
+                        + " copy the file into the page");
     }
 
     @Test

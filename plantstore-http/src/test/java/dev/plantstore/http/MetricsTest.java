@@ -38,7 +38,8 @@ class MetricsTest {
             client.get("/nowhere/7");
         });
         String scrape = registry.scrape();
-        assertEquals(2, value(scrape, "http_server_requests_seconds_count{method=\"POST\",route=\"/plants\",status=\"200\"}"));
+        assertEquals(2, value(scrape,
+                "http_server_requests_seconds_count{method=\"POST\",route=\"/plants\",status=\"200\"}"));
         assertEquals(2, value(scrape,
                 "http_server_requests_seconds_count{method=\"DELETE\",route=\"/plants/{id}\",status=\"204\"}"));
         assertEquals(1, value(scrape,

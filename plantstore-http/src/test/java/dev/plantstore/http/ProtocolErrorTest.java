@@ -96,7 +96,8 @@ class ProtocolErrorTest {
      * and path is logged with Jetty's stand-ins for them, so only the status is asked of those.
      */
     private static Pattern accessLine(String methodPathStatus) {
-        return Pattern.compile("(?m)dev\\.plantstore\\.access - .*" + Pattern.quote(methodPathStatus) + " \\d+\\.\\dms$");
+        return Pattern.compile(
+                "(?m)dev\\.plantstore\\.access - .*" + Pattern.quote(methodPathStatus) + " \\d+\\.\\dms$");
     }
 
     private static void assertAccessLine(String log, String methodPathStatus) {

@@ -58,7 +58,9 @@ final class RawHttp {
         }
     }
 
-    /** The line and headers of a JSON create that declares {@code contentLength} bytes of body, with {@code headers}. */
+    /**
+     * The line and headers of a JSON create that declares {@code contentLength} bytes of body, with {@code headers}.
+     */
     static String createHead(long contentLength, String... headers) {
         var head = new StringBuilder("POST /plants HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n");
         for (String header : headers) {

@@ -204,7 +204,8 @@ class ServerLifecycleTest {
     void anAddressInUseIsAnUncheckedIOExceptionCausedByTheBindFailure() throws Exception {
         try (var taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             var failure = assertThrows(UncheckedIOException.class,
-                    () -> PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", taken.getLocalPort()));
+                    () -> PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1",
+                            taken.getLocalPort()));
             assertInstanceOf(BindException.class, failure.getCause().getCause());
             assertTrue(failure.getMessage().contains("127.0.0.1:" + taken.getLocalPort()), failure.getMessage());
         }

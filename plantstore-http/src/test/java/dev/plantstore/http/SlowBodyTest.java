@@ -41,7 +41,8 @@ class SlowBodyTest {
         socket.setSoTimeout(20_000);
         OutputStream out = socket.getOutputStream();
         out.write(("POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: " + TestApi.BEARER
-                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\nConnection: close\r\n\r\n")
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
+                + "\r\nConnection: close\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
         out.flush();
         byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -22,17 +21,18 @@ class StoreUnavailableTest {
         var store = new SwitchableStore();
         String log = LogCapture.awaiting(List.of(
                 Pattern.compile("POST /plants 503 [0-9.]+ms - connection refused by db\\.internal:5432"),
-                Pattern.compile("DELETE /plants/1 503 [0-9.]+ms - connection refused by db\\.internal:5432")), () -> withServer(store, (server, client) -> {
-            store.setDown(true);
-            var refused = create(client, "{\"id\":1,\"name\":\"Fern\"}");
-            assertEquals("the plant store is unavailable; try again later", assertError(refused, 503));
-            assertEquals(List.of("1"), refused.headers().get("Retry-After"));
-            assertError(delete(client, "1"), 503);
+                Pattern.compile("DELETE /plants/1 503 [0-9.]+ms - connection refused by db\\.internal:5432")),
+                () -> withServer(store, (server, client) -> {
+                    store.setDown(true);
+                    var refused = create(client, "{\"id\":1,\"name\":\"Fern\"}");
+                    assertEquals("the plant store is unavailable; try again later", assertError(refused, 503));
+                    assertEquals(List.of("1"), refused.headers().get("Retry-After"));
+                    assertError(delete(client, "1"), 503);
 
-            store.setDown(false);
-            assertEquals(200, create(client, "{\"id\":1,\"name\":\"Fern\"}").code());
-            assertEquals(204, delete(client, "1").code());
-        }));
+                    store.setDown(false);
+                    assertEquals(200, create(client, "{\"id\":1,\"name\":\"Fern\"}").code());
+                    assertEquals(204, delete(client, "1").code());
+                }));
         assertTrue(log.contains("POST /plants 503 "), log);
         assertEquals(2, log.lines().filter(line -> line.contains("db.internal")).count(),
                 "the reason is on the access lines, one per request, and nowhere else:\n" + log);

@@ -55,7 +55,8 @@ final class TestApi {
                 .header("Content-Type", "application/json"));
     }
 
-    static Response post(HttpClient client, BodyPublisher body, UnaryOperator<io.javalin.testtools.Request.Builder> headers) {
+    static Response post(HttpClient client, BodyPublisher body,
+                         UnaryOperator<io.javalin.testtools.Request.Builder> headers) {
         return client.request("/plants", request -> headers.apply(request.post(body)));
     }
 

@@ -29,12 +29,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
 import no.nav.security.mock.oauth2.OAuth2Config;
-import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
-import no.nav.security.mock.oauth2.token.KeyProvider;
-import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
 import no.nav.security.mock.oauth2.http.OAuth2HttpRequest;
 import no.nav.security.mock.oauth2.http.OAuth2HttpResponse;
 import no.nav.security.mock.oauth2.http.Route;
+import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
+import no.nav.security.mock.oauth2.token.KeyProvider;
+import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
 import okhttp3.Headers;
 import okhttp3.mockwebserver.RecordedRequest;
 
@@ -258,7 +258,8 @@ public final class IdentityProvider implements AutoCloseable {
     private final class PublishedKeys implements Route {
         @Override
         public boolean match(OAuth2HttpRequest request) {
-            return "GET".equals(request.getMethod()) && request.getUrl().encodedPath().equals("/" + ISSUER_ID + "/jwks");
+            return "GET".equals(request.getMethod())
+                    && request.getUrl().encodedPath().equals("/" + ISSUER_ID + "/jwks");
         }
 
         @Override

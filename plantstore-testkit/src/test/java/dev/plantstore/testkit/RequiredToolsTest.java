@@ -23,8 +23,8 @@ class RequiredToolsTest {
     Path dir;
 
     private Path program(String name, boolean executable) throws Exception {
-        return Files.createFile(dir.resolve(name),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(executable ? "rwx------" : "rw-------")));
+        return Files.createFile(dir.resolve(name), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString(executable ? "rwx------" : "rw-------")));
     }
 
     /** Why {@link RequiredTools#require} skips a test that needs {@code packagesByProgram}. */
