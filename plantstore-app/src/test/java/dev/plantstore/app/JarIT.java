@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.testkit.PlantRequests;
+import dev.plantstore.testkit.Poll;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -15,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -107,10 +109,9 @@ class JarIT {
                 jar.process().destroy();
                 awaitRefused(jar.port());
                 // A client on a bad link: silent for longer than Jetty's own one-second cut-off while stopping.
-                while (System.nanoTime() - signalled < TimeUnit.MILLISECONDS.toNanos(2_500)) {
-                    TimeUnit.MILLISECONDS.sleep(100);
-                }
-                assertTrue(jar.process().isAlive(), "waits for the request in flight");
+                Duration silence = Duration.ofMillis(2_500).minusNanos(System.nanoTime() - signalled);
+                assertFalse(Poll.until(silence, Duration.ofMillis(100), () -> !jar.process().isAlive()),
+                        "waits for the request in flight");
 
                 out.write(body.substring(10).getBytes(StandardCharsets.US_ASCII));
                 out.flush();
@@ -124,17 +125,18 @@ class JarIT {
         }
     }
 
-    /** Polls until a new connection to the port is refused: the server stopped accepting. */
+    /** Waits until a new connection to the port is refused: the server stopped accepting. */
     private static void awaitRefused(int port) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true) {
-            try {
-                new Socket("127.0.0.1", port).close();
-            } catch (ConnectException refused) {
-                return;
-            }
-            assertTrue(System.nanoTime() < deadline, "new connections are still accepted");
-            TimeUnit.MILLISECONDS.sleep(20);
+        assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20), () -> refuses(port)),
+                "new connections are still accepted");
+    }
+
+    private static boolean refuses(int port) throws IOException {
+        try {
+            new Socket("127.0.0.1", port).close();
+            return false;
+        } catch (ConnectException refused) {
+            return true;
         }
     }
 

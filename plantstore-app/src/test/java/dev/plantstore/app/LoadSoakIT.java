@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.testkit.PlantRequests;
+import dev.plantstore.testkit.Poll;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -173,10 +174,7 @@ class LoadSoakIT {
      * A leak never gets there, and fails the later bound.
      */
     private static void awaitConnectionsClosed(long pid, long idle) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (fileDescriptors(pid) > idle + 8 && System.nanoTime() < deadline) {
-            TimeUnit.MILLISECONDS.sleep(50);
-        }
+        Poll.until(Duration.ofSeconds(15), Duration.ofMillis(50), () -> fileDescriptors(pid) <= idle + 8);
     }
 
     private static long fileDescriptors(long pid) throws IOException {

@@ -12,6 +12,7 @@ import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.testkit.PlantRequests;
+import dev.plantstore.testkit.Poll;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -183,13 +184,8 @@ class ServerLifecycleTest {
     }
 
     private static void awaitRefusingConnections(int port) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (acceptsConnections(port)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the server still accepts connections 10 s after close() began");
-            }
-            Thread.sleep(5);
-        }
+        assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(5), () -> !acceptsConnections(port)),
+                "the server still accepts connections 10 s after close() began");
     }
 
     @Test

@@ -5,7 +5,9 @@ import java.util.Optional;
 
 /**
  * Waiting for something a test cannot be told about: look again every {@code interval} until it holds or the deadline
- * passes. The one place the tests pause, and only between two looks at the state they wait for.
+ * passes. The one place the tests pause while they wait for a state, and only between two looks at it; elsewhere a
+ * test sleeps only as part of what it acts out, such as a client that sends its body slowly or a receiver that answers
+ * late.
  */
 public final class Poll {
 
