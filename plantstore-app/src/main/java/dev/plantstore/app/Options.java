@@ -17,15 +17,17 @@ import java.util.OptionalInt;
 
 /**
  * The server's settings. Each comes from its flag, else from its environment variable, else from its default.
- * Secrets (tokens, database credentials) come only from the environment, never from a flag, which any user could read
- * with {@code ps}.
+ * Secrets (tokens, database credentials, the webhooks' signing secret) come only from the environment, never from a
+ * flag, which any user could read with {@code ps}.
  *
- * <p>Each option is declared once, in {@link #TABLE}: its flag, what its value looks like, its help line, its parser
- * and its default. The environment variable, the {@code --help} text and the defaults are derived from that
- * declaration. The table is this class's own rather than picocli's: picocli's environment fallback
+ * <p>Each option is declared once, as a constant listed in {@link #TABLE}: its flag, what its value looks like, its
+ * help line, its parser and its default. The environment variable, the {@code --help} text and the defaults are
+ * derived from that declaration. The table is this class's own rather than picocli's: picocli's environment fallback
  * ({@code ${env:VAR:-default}}) forgets whether a value came from the flag or the variable, which every refusal here
- * names, and the flags, values and messages must stay as they are; a table of twenty lines does the rest.
- * To add an option: declare it in the table and add its component to this record (and to {@link #from}).
+ * names, and the flags, values and messages must stay as they are; a declaration per option does the rest.
+ * To add an option: declare its constant and list it in {@link #TABLE} where {@code --help} should show it; add its
+ * component to this record and read it in {@link #from}; add its row to the options table of docs/running.md, which
+ * {@code OptionsTableTest} checks.
  */
 record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean docs,
                List<String> corsOrigins, int authFailureLimit, int idleTimeoutSeconds, OptionalInt managementPort,
@@ -243,7 +245,10 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
         return new Secrets(TOKENS.in(env), DB_USER.in(env), DB_PASSWORD.in(env), WEBHOOK_SECRET.in(env));
     }
 
-    /** Tokens and database credentials; {@link #toString()} shows which are set, never their values. */
+    /**
+     * Tokens, database credentials and the webhooks' signing secret; {@link #toString()} shows which are set, never
+     * their values.
+     */
     record Secrets(Optional<String> tokens, Optional<String> databaseUser, Optional<String> databasePassword,
                    Optional<String> webhookSecret) {
 
