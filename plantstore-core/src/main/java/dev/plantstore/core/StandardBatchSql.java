@@ -9,9 +9,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * SQLite and other databases: a statement per write, in submission order. SQLite lets one transaction write at a
- * time and sees its own snapshot, so the ids need no lock of their own; a write after another process changed the file
- * fails rather than overwrite it.
+ * The SQL for SQLite: a statement per write, in submission order. {@link BatchSql#forDatabase} picks it for every
+ * database but PostgreSQL; of those, SQLite is the only one supported and tested. SQLite lets one transaction write at
+ * a time and sees its own snapshot, so the ids need no lock of their own; a write after another process changed the
+ * file fails rather than overwrite it.
  */
 final class StandardBatchSql extends BatchSql {
 
