@@ -65,7 +65,7 @@ final class StaticTokenVerifier implements TokenVerifier {
     @Override
     public Verification verify(String token) {
         if (token == null) {
-            return Verification.invalid();
+            return Verification.invalid(Verification.Reason.MALFORMED);
         }
         byte[] presented = digest(token);
         int matched = -1;
@@ -75,7 +75,7 @@ final class StaticTokenVerifier implements TokenVerifier {
                 matched = i;
             }
         }
-        return matched < 0 ? Verification.invalid() : grants.get(matched);
+        return matched < 0 ? Verification.invalid(Verification.Reason.UNKNOWN_TOKEN) : grants.get(matched);
     }
 
     private static byte[] digest(String token) {

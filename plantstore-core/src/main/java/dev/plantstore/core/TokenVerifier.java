@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Decides what a bearer token grants. The HTTP layer hands it the token exactly as the client sent it, after
@@ -15,7 +16,7 @@ import java.util.Map;
 @FunctionalInterface
 public interface TokenVerifier {
 
-    /** What {@code token} grants; never null. */
+    /** What {@code token} grants, or why it grants nothing; never null. */
     Verification verify(String token);
 
     /**
@@ -49,9 +50,10 @@ public interface TokenVerifier {
 
     /**
      * A verifier that asks each of {@code verifiers} in turn and answers with the first that finds the token valid;
-     * when none does, unavailable if one of them was, else invalid. Put first the one that refuses other kinds of token
-     * most cheaply: an identity provider's verifier refuses what is not a JWT by its shape, where static tokens are
-     * compared by digest whatever they are given.
+     * when none does, unavailable if one of them was, else invalid for the reason of the verifier that got furthest
+     * (the latest in {@link Verification.Reason}'s order): an expired JWT is expired, though static tokens find it
+     * unknown. Put first the one that refuses other kinds of token most cheaply: an identity provider's verifier
+     * refuses what is not a JWT by its shape, where static tokens are compared by digest whatever they are given.
      *
      * @throws IllegalArgumentException when the list is empty
      */
@@ -61,17 +63,25 @@ public interface TokenVerifier {
             throw new IllegalArgumentException("at least one verifier is required");
         }
         return token -> {
-            Verification undecided = Verification.invalid();
+            Optional<Verification> unavailable = Optional.empty();
+            Optional<Verification.Invalid> furthest = Optional.empty();
             for (TokenVerifier verifier : inOrder) {
                 Verification verification = verifier.verify(token);
                 if (verification instanceof Verification.Valid) {
                     return verification;
                 }
                 if (verification instanceof Verification.Unavailable) {
-                    undecided = verification;
+                    unavailable = Optional.of(verification);
+                } else if (verification instanceof Verification.Invalid invalid && furthest
+                        .map(before -> before.reason().compareTo(invalid.reason()) < 0).orElse(true)) {
+                    furthest = Optional.of(invalid);
                 }
             }
-            return undecided;
+            if (unavailable.isPresent()) {
+                return unavailable.get();
+            }
+            // Each verifier answered, and none was valid or unavailable.
+            return furthest.orElseThrow();
         };
     }
 }

@@ -34,7 +34,7 @@ class StaticTokenVerifierTest {
         var byName = TokenVerifier.staticTokens(named);
         assertEquals(Verification.everyScope("deploy-bot"), byName.verify("alpha-1"));
         assertEquals(Verification.everyScope("ops@example"), byName.verify("beta.2=="));
-        assertEquals(Verification.invalid(), byName.verify("deploy-bot"));
+        assertEquals(Verification.invalid(Verification.Reason.UNKNOWN_TOKEN), byName.verify("deploy-bot"));
     }
 
     @Test
@@ -45,12 +45,16 @@ class StaticTokenVerifierTest {
     }
 
     @Test
-    void otherTokensAreRefused() {
+    void otherTokensAreRefusedAsUnknown() {
         assertInvalid(verifier.verify("alpha-2"));
         assertInvalid(verifier.verify("alpha-1 "));
         assertInvalid(verifier.verify("ALPHA-1"));
         assertInvalid(verifier.verify(""));
-        assertInvalid(verifier.verify(null));
+    }
+
+    @Test
+    void noTokenAtAllIsRefusedAsMalformed() {
+        assertEquals(Verification.invalid(Verification.Reason.MALFORMED), verifier.verify(null));
     }
 
     @Test
@@ -60,7 +64,7 @@ class StaticTokenVerifierTest {
     }
 
     private static void assertInvalid(Verification verification) {
-        assertEquals(Verification.invalid(), verification);
+        assertEquals(Verification.invalid(Verification.Reason.UNKNOWN_TOKEN), verification);
     }
 
     @Test

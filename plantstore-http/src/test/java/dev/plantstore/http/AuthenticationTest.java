@@ -104,7 +104,9 @@ class AuthenticationTest {
         var verifications = new AtomicInteger();
         TokenVerifier counting = token -> {
             verifications.incrementAndGet();
-            return TOKEN.equals(token) ? Verification.everyScope("test") : Verification.invalid();
+            return TOKEN.equals(token)
+                    ? Verification.everyScope("test")
+                    : Verification.invalid(Verification.Reason.UNKNOWN_TOKEN);
         };
         withServer(PlantStoreApi.of(store, counting), (server, client) ->
                 assertEquals(200, createWithAuthorization(client, BEARER).code()));

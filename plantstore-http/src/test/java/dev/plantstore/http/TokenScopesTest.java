@@ -34,7 +34,7 @@ class TokenScopesTest {
         case "both" -> Verification.valid("carol", Set.of("plants:create", "plants:delete"));
         case "renamed" -> Verification.valid("dave", Set.of("write", "remove"));
         case "later" -> Verification.unavailable(Duration.ofSeconds(7));
-        default -> Verification.invalid();
+        default -> Verification.invalid(Verification.Reason.UNKNOWN_TOKEN);
     };
 
     private final PlantStore store = PlantStore.inMemory();

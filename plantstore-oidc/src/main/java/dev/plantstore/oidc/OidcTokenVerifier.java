@@ -16,6 +16,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
+import dev.plantstore.core.Verification.Reason;
 import java.net.URI;
 import java.text.ParseException;
 import java.time.Clock;
@@ -47,6 +48,8 @@ import java.util.concurrent.TimeUnit;
  *       clock skew; {@code sub} present, as the principal;</li>
  *   <li>scopes from {@code scope} (space-separated) or {@code scp} (a string or an array).</li>
  * </ul>
+ * A token refused is {@link Verification.Invalid} with the first of these rules it breaks as its
+ * {@link Verification.Reason}.
  *
  * <p>Start-up does not need the provider: the keys are fetched when a token first needs them, refreshed every
  * {@link #KEY_REFRESH} in the background, and fetched again when a token of this issuer names a key not among them, at
@@ -145,14 +148,14 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
     @Override
     public Verification verify(String token) {
         if (token == null || !isCompactSerialization(token)) {
-            return Verification.invalid();
+            return Verification.invalid(Reason.NOT_A_JWT);
         }
         Optional<Verification.Valid> remembered = verified.find(token);
         if (remembered.isPresent()) {
             return remembered.get();
         }
         if (!hasCanonicalSignature(token)) {
-            return Verification.invalid();
+            return Verification.invalid(Reason.MALFORMED);
         }
         SignedJWT jwt;
         JWTClaimsSet claims;
@@ -160,30 +163,39 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
             jwt = SignedJWT.parse(token);
             claims = jwt.getJWTClaimsSet();
         } catch (ParseException e) {
-            return Verification.invalid();
+            return Verification.invalid(Reason.MALFORMED);
         }
         JWSHeader header = jwt.getHeader();
-        if (!isAccessTokenType(header.getType()) || header.getKeyID() == null || !isAsymmetric(header.getAlgorithm())) {
-            return Verification.invalid();
+        if (!isAccessTokenType(header.getType()) || header.getKeyID() == null) {
+            return Verification.invalid(Reason.HEADER);
+        }
+        if (!isAsymmetric(header.getAlgorithm())) {
+            return Verification.invalid(Reason.ALGORITHM);
         }
         // Not verified yet, but a token naming another issuer can be refused without looking for its key.
         if (!issuer.equals(claims.getIssuer())) {
-            return Verification.invalid();
+            return Verification.invalid(Reason.ISSUER);
         }
         IssuerKeys.Lookup lookup = keys.find(header.getKeyID());
         if (lookup instanceof IssuerKeys.Unavailable unavailable) {
             return Verification.unavailable(unavailable.retryAfter());
         }
-        if (!(lookup instanceof IssuerKeys.Found found) || !signatureHolds(jwt, found.key())) {
-            return Verification.invalid();
+        if (!(lookup instanceof IssuerKeys.Found found)) {
+            return Verification.invalid(Reason.KEY_UNKNOWN);
+        }
+        if (!signatureHolds(jwt, found.key())) {
+            return Verification.invalid(Reason.SIGNATURE);
         }
         try {
-            return claims(claims).map(valid -> {
-                verified.remember(token, valid.expiresAt(), valid.verification(), found.key());
-                return (Verification) valid.verification();
-            }).orElseGet(Verification::invalid);
+            Optional<Reason> refused = refusal(claims);
+            if (refused.isPresent()) {
+                return Verification.invalid(refused.get());
+            }
+            var valid = Verification.valid(claims.getSubject(), scopes(claims));
+            verified.remember(token, claims.getExpirationTime().toInstant(), valid, found.key());
+            return valid;
         } catch (ParseException e) {
-            return Verification.invalid();
+            return Verification.invalid(Reason.MALFORMED);
         }
     }
 
@@ -294,25 +306,31 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
         }
     }
 
-    private record Checked(Verification.Valid verification, Instant expiresAt) {
-    }
-
-    private Optional<Checked> claims(JWTClaimsSet claims) throws ParseException {
+    /** What is wrong with the signed claims, if anything: their issuer, audience, times and subject. */
+    private Optional<Reason> refusal(JWTClaimsSet claims) {
         Instant now = clock.instant();
         Date expires = claims.getExpirationTime();
         Date notBefore = claims.getNotBeforeTime();
         Date issuedAt = claims.getIssueTime();
         List<String> audiences = claims.getAudience();
         String subject = claims.getSubject();
-        if (!issuer.equals(claims.getIssuer())
-                || audiences == null || !audiences.contains(audience)
-                || expires == null || now.isAfter(expires.toInstant().plus(clockSkew))
-                || notBefore != null && now.isBefore(notBefore.toInstant().minus(clockSkew))
-                || issuedAt != null && now.isBefore(issuedAt.toInstant().minus(clockSkew))
-                || subject == null || subject.isBlank()) {
-            return Optional.empty();
+        if (!issuer.equals(claims.getIssuer())) {
+            return Optional.of(Reason.ISSUER);
         }
-        return Optional.of(new Checked(Verification.valid(subject, scopes(claims)), expires.toInstant()));
+        if (audiences == null || !audiences.contains(audience)) {
+            return Optional.of(Reason.AUDIENCE);
+        }
+        if (expires != null && now.isAfter(expires.toInstant().plus(clockSkew))) {
+            return Optional.of(Reason.EXPIRED);
+        }
+        if (notBefore != null && now.isBefore(notBefore.toInstant().minus(clockSkew))
+                || issuedAt != null && now.isBefore(issuedAt.toInstant().minus(clockSkew))) {
+            return Optional.of(Reason.NOT_YET_VALID);
+        }
+        if (expires == null || subject == null || subject.isBlank()) {
+            return Optional.of(Reason.MISSING_CLAIM);
+        }
+        return Optional.empty();
     }
 
     /** {@code scope} is RFC 9068's, a space-separated string; {@code scp} is how several providers write it. */

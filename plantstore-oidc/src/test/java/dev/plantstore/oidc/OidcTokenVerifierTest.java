@@ -14,6 +14,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import dev.plantstore.core.Verification;
+import dev.plantstore.core.Verification.Reason;
 import dev.plantstore.testkit.IdentityProvider;
 import dev.plantstore.testkit.MisbehavingIdentityProvider;
 import dev.plantstore.testkit.MisbehavingIdentityProvider.KeySetAnswer;
@@ -117,20 +118,20 @@ class OidcTokenVerifierTest {
 
     @Test
     void aTokenForAnotherAudienceIsInvalidAsAStringOrAnArray() {
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.token("a", List.of("billing"),
+        assertRefused(Reason.AUDIENCE, verifier.verify(provider.token("a", List.of("billing"),
                 Map.of("scope", "plants:create"), Duration.ofHours(1))));
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.token("a", List.of("billing",
+        assertRefused(Reason.AUDIENCE, verifier.verify(provider.token("a", List.of("billing",
                 "reports"), Map.of("scope", "plants:create"), Duration.ofHours(1))));
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header().build(),
+        assertRefused(Reason.AUDIENCE, verifier.verify(provider.sign(provider.header().build(),
                 provider.claims("a").audience("billing").build())));
     }
 
     @Test
     void aTokenOfAnotherIssuerIsInvalid() {
         try (var other = IdentityProvider.start()) {
-            assertInstanceOf(Verification.Invalid.class, verifier.verify(other.token("a", "plants:create")));
+            assertRefused(Reason.ISSUER, verifier.verify(other.token("a", "plants:create")));
         }
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header().build(),
+        assertRefused(Reason.ISSUER, verifier.verify(provider.sign(provider.header().build(),
                 provider.claims("a").issuer(provider.issuer() + "/").build())));
     }
 
@@ -141,7 +142,7 @@ class OidcTokenVerifierTest {
         try (var inside = verifierAt(Clock.fixed(expires.plus(SKEW).minusSeconds(1), ZoneOffset.UTC));
              var outside = verifierAt(Clock.fixed(expires.plus(SKEW).plusSeconds(1), ZoneOffset.UTC))) {
             assertInstanceOf(Verification.Valid.class, inside.verify(token));
-            assertInstanceOf(Verification.Invalid.class, outside.verify(token));
+            assertRefused(Reason.EXPIRED, outside.verify(token));
         }
     }
 
@@ -152,14 +153,14 @@ class OidcTokenVerifierTest {
         try (var inside = verifierAt(Clock.fixed(notBefore.minus(SKEW).plusSeconds(1), ZoneOffset.UTC));
              var outside = verifierAt(Clock.fixed(notBefore.minus(SKEW).minusSeconds(1), ZoneOffset.UTC))) {
             assertInstanceOf(Verification.Valid.class, inside.verify(token));
-            assertInstanceOf(Verification.Invalid.class, outside.verify(token));
+            assertRefused(Reason.NOT_YET_VALID, outside.verify(token));
         }
     }
 
     @Test
     void aTokenIssuedInTheFutureBeyondTheSkewIsInvalid() {
         long future = System.currentTimeMillis() + SKEW.toMillis() + 60_000;
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header().build(),
+        assertRefused(Reason.NOT_YET_VALID, verifier.verify(provider.sign(provider.header().build(),
                 provider.claims("a").issueTime(new java.util.Date(future)).build())));
     }
 
@@ -167,7 +168,7 @@ class OidcTokenVerifierTest {
     void aTokenWithoutExpiryIsInvalid() {
         assertInstanceOf(Verification.Valid.class, verifier.verify(provider.sign(provider.header().build(),
                 provider.claims("a").build())));
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header().build(),
+        assertRefused(Reason.MISSING_CLAIM, verifier.verify(provider.sign(provider.header().build(),
                 provider.claims("a").expirationTime(null).build())));
     }
 
@@ -179,7 +180,7 @@ class OidcTokenVerifierTest {
         bytes[0] ^= 1;
         String changed = token.substring(0, token.lastIndexOf('.') + 1)
                 + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(changed));
+        assertRefused(Reason.SIGNATURE, verifier.verify(changed));
     }
 
     @Test
@@ -191,13 +192,13 @@ class OidcTokenVerifierTest {
         String edited = parts[0] + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(
                 claims.getBytes(StandardCharsets.UTF_8)) + "." + parts[2];
         assertInstanceOf(Verification.Valid.class, verifier.verify(token));
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(edited));
+        assertRefused(Reason.SIGNATURE, verifier.verify(edited));
     }
 
     @Test
     void anUnsignedTokenIsInvalid() {
         String unsigned = new PlainJWT(provider.claims("a").claim("scope", "plants:create").build()).serialize();
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(unsigned));
+        assertRefused(Reason.MALFORMED, verifier.verify(unsigned), "alg: none is no signed JWT's");
     }
 
     @Test
@@ -206,16 +207,16 @@ class OidcTokenVerifierTest {
         var forged = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).type(JOSEObjectType.JWT)
                 .keyID(publicKey.getKeyID()).build(), provider.claims("a").claim("scope", "plants:create").build());
         forged.sign(new MACSigner(publicKey.toRSAPublicKey().getEncoded()));
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(forged.serialize()));
+        assertRefused(Reason.ALGORITHM, verifier.verify(forged.serialize()));
         var fromJwkText = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).type(JOSEObjectType.JWT)
                 .keyID(publicKey.getKeyID()).build(), provider.claims("a").build());
         fromJwkText.sign(new MACSigner(publicKey.toJSONString().getBytes(StandardCharsets.UTF_8)));
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(fromJwkText.serialize()));
+        assertRefused(Reason.ALGORITHM, verifier.verify(fromJwkText.serialize()));
     }
 
     @Test
     void aTokenWithoutKeyIdIsInvalid() {
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(
+        assertRefused(Reason.HEADER, verifier.verify(provider.sign(
                 new JWSHeader.Builder(JWSAlgorithm.RS256).type(JOSEObjectType.JWT).build(), provider.claims("a")
                         .build())));
     }
@@ -224,22 +225,29 @@ class OidcTokenVerifierTest {
     void onlyAccessTokenTypesAreAccepted() {
         assertInstanceOf(Verification.Valid.class, verifier.verify(provider.sign(provider.header()
                 .type(new JOSEObjectType("at+jwt")).build(), provider.claims("a").build())));
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header()
+        assertRefused(Reason.HEADER, verifier.verify(provider.sign(provider.header()
                 .type(new JOSEObjectType("id+jwt")).build(), provider.claims("b").build())));
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header()
+        assertRefused(Reason.HEADER, verifier.verify(provider.sign(provider.header()
                 .type(null).build(), provider.claims("c").build())));
     }
 
     @Test
     void aTokenWithoutSubjectIsInvalid() {
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(provider.sign(provider.header().build(),
+        assertRefused(Reason.MISSING_CLAIM, verifier.verify(provider.sign(provider.header().build(),
                 provider.claims("a").subject(null).build())));
     }
 
     @Test
-    void garbageIsInvalid() {
-        for (String token : List.of("", "abc", "a.b.c", "eyJhbGciOiJSUzI1NiJ9..", "...")) {
-            assertInstanceOf(Verification.Invalid.class, verifier.verify(token), token);
+    void whatIsNotAJwtAtAllIsRefusedAsSuch() {
+        for (String token : List.of("", "abc", "...", "a.b.c.d", "static-token_1")) {
+            assertRefused(Reason.NOT_A_JWT, verifier.verify(token), token);
+        }
+    }
+
+    @Test
+    void threePartsThatDoNotParseAsAJwtAreMalformed() {
+        for (String token : List.of("a.b.c", "eyJhbGciOiJSUzI1NiJ9..", "e30.e30.")) {
+            assertRefused(Reason.MALFORMED, verifier.verify(token), token);
         }
     }
 
@@ -253,7 +261,7 @@ class OidcTokenVerifierTest {
         }
         assertEquals(0, provider.keySetFetches(), "no fetch within the interval");
         afterTheFetchInterval();
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(madeUpKeyId("after-0")),
+        assertRefused(Reason.KEY_UNKNOWN, verifier.verify(madeUpKeyId("after-0")),
                 "a key id the key set does not hold once fetched again is refused");
         for (int i = 1; i < 200; i++) {
             assertInstanceOf(Verification.Unavailable.class, verifier.verify(madeUpKeyId("after-" + i)));
@@ -284,7 +292,7 @@ class OidcTokenVerifierTest {
         assertInstanceOf(Verification.Valid.class, verifier.verify(token));
         provider.rotateKey(false);
         verifier.refreshKeysNow();
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(token), "its key was dropped");
+        assertRefused(Reason.KEY_UNKNOWN, verifier.verify(token), "its key was dropped");
         assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("b", "plants:create")));
     }
 
@@ -303,10 +311,18 @@ class OidcTokenVerifierTest {
                 signed + signature + "==",
                 signed + signature.replace('-', '+').replace('_', '/'),
                 signed + signature.substring(0, signature.length() - 1) + alphabet.charAt(alphabet.indexOf(last) | 1));
-        for (String variant : variants) {
-            assertInstanceOf(Verification.Invalid.class, verifier.verify(variant), variant);
-        }
+        assertRefused(Reason.NOT_A_JWT, verifier.verify(variants.get(0)), "padded");
+        assertRefused(Reason.NOT_A_JWT, verifier.verify(variants.get(1)), "base64, not base64url");
+        assertRefused(Reason.MALFORMED, verifier.verify(variants.get(2)), "a stray bit in the last character");
         assertInstanceOf(Verification.Valid.class, verifier.verify(token));
+    }
+
+    private static void assertRefused(Reason reason, Verification verification) {
+        assertEquals(Verification.invalid(reason), verification);
+    }
+
+    private static void assertRefused(Reason reason, Verification verification, String message) {
+        assertEquals(Verification.invalid(reason), verification, message);
     }
 
     private static String signatureOf(String token) {
@@ -394,7 +410,7 @@ class OidcTokenVerifierTest {
         assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
         provider.rotateKey(false);
         verifier.refreshKeysNow();
-        assertInstanceOf(Verification.Invalid.class, verifier.verify(ofPreviousKey));
+        assertRefused(Reason.KEY_UNKNOWN, verifier.verify(ofPreviousKey));
     }
 
     @Test
