@@ -140,7 +140,7 @@ class IdentityProviderFaultsIT {
             assertEquals(401, revoked.statusCode(), "a token verified before its key was dropped: " + revoked.body());
             String metrics = HTTP.send(HttpRequest.newBuilder(jar.managementUri("/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
-            assertTrue(metrics.contains("plantstore_tokens_refused_total{reason=\"invalid_token\"} 1.0"), metrics);
+            assertTrue(metrics.contains("plantstore_tokens_refused_total{reason=\"key_unknown\"} 1.0"), metrics);
         }
     }
 

@@ -83,7 +83,7 @@ class IdentityProviderIT {
             String metrics = HTTP.send(HttpRequest.newBuilder(jar.managementUri("/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             assertTrue(metrics.contains("plantstore_tokens_refused_total{reason=\"insufficient_scope\"} 1.0"), metrics);
-            assertTrue(metrics.contains("plantstore_tokens_refused_total{reason=\"invalid_token\"} 1.0"), metrics);
+            assertTrue(metrics.contains("plantstore_tokens_refused_total{reason=\"issuer\"} 1.0"), metrics);
             output = jar.stopAndCollectOutput();
         }
         assertTrue(output.lines().anyMatch(line -> line.contains("\"message\":\"127.0.0.1 POST /plants 200")

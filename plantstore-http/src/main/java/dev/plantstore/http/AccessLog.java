@@ -13,8 +13,9 @@ import org.slf4j.MDC;
 
 /**
  * One access line per exchange: the client's address (the peer's, or the one a trusted proxy names: {@link
- * ClientAddresses}), method, raw path, status and time since the request began; who was admitted (the
- * token's principal) goes in the MDC beside the request's id. Jetty's request log
+ * ClientAddresses}), method, raw path, status and time since the request began, then why it was refused when the
+ * status alone does not say (a refused token's reason, a 503's cause); who was admitted (the token's principal) goes
+ * in the MDC beside the request's id. Jetty's request log
  * rather than Javalin's request logger, because Jetty calls it for every exchange, including those it refuses before
  * any handler runs (a bad request line or URI, headers too large), and a request whose body is still arriving.
  * Built by hand rather than from a logger pattern: at tens of thousands of requests a second the pattern's formatting
@@ -55,6 +56,9 @@ final class AccessLog implements RequestLog {
             MDC.put(BearerAuth.PRINCIPAL_MDC_KEY, valid.principal());
         }
         Object problem = request.getAttribute(PROBLEM_ATTRIBUTE);
+        if (request.getAttribute(BearerAuth.TOKEN_REFUSAL_ATTRIBUTE) instanceof BearerAuth.TokenRefusal refusal) {
+            problem = "token refused: " + refusal.label();
+        }
         if (problem instanceof String reason) {
             line.append(" - ").append(reason);
             MDC.put("problem", reason);

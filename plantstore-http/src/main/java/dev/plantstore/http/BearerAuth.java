@@ -4,8 +4,10 @@ import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
@@ -36,18 +38,35 @@ final class BearerAuth implements Handler {
     static final String PRINCIPAL_MDC_KEY = "principal";
     /** The request attribute holding the admitted {@link Verification.Valid}, for the access line and embedders. */
     static final String CALLER_ATTRIBUTE = "dev.plantstore.caller";
-    /** The request attribute naming why a token was refused: one of {@link TokenRefusal}'s labels. */
+    /** The request attribute holding why a token was refused, a {@link TokenRefusal}. */
     static final String TOKEN_REFUSAL_ATTRIBUTE = "dev.plantstore.tokenRefusal";
 
     private static final String SCHEME = "Bearer";
     private static final String DECISION = "plantstore.authentication";
 
-    /** Why a token, once read, was refused; each is a metric label. */
-    enum TokenRefusal {
-        INVALID_TOKEN, INSUFFICIENT_SCOPE, KEYS_UNAVAILABLE;
+    /**
+     * Why a token, once read, was refused: for a 401 the verifier's {@link Verification.Reason}, else the token's lack
+     * of scope (403) or the keys it needs (503). The label is the metric's and the access line's; the client's answer
+     * never gives it.
+     */
+    record TokenRefusal(String label) {
 
-        String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+        static final TokenRefusal INSUFFICIENT_SCOPE = new TokenRefusal("insufficient_scope");
+        static final TokenRefusal KEYS_UNAVAILABLE = new TokenRefusal("keys_unavailable");
+
+        static TokenRefusal invalid(Verification.Reason reason) {
+            return new TokenRefusal(reason.name().toLowerCase(Locale.ROOT));
+        }
+
+        /** Every refusal there can be, so that each has its series from the start. */
+        static List<TokenRefusal> all() {
+            var all = new ArrayList<TokenRefusal>();
+            for (Verification.Reason reason : Verification.Reason.values()) {
+                all.add(invalid(reason));
+            }
+            all.add(INSUFFICIENT_SCOPE);
+            all.add(KEYS_UNAVAILABLE);
+            return List.copyOf(all);
         }
     }
 
@@ -182,11 +201,12 @@ final class BearerAuth implements Handler {
             return new Refused(503, "the bearer token cannot be checked now; retry after " + seconds + " s",
                     Map.of("Retry-After", Long.toString(seconds)), Optional.of(TokenRefusal.KEYS_UNAVAILABLE));
         }
-        if (!(verification instanceof Verification.Valid valid)) {
+        if (verification instanceof Verification.Invalid invalid) {
             limiter.ifPresent(l -> l.recordFailure(address));
             return new Refused(401, "bearer token is not valid", Map.of("WWW-Authenticate", INVALID_TOKEN_CHALLENGE),
-                    Optional.of(TokenRefusal.INVALID_TOKEN));
+                    Optional.of(TokenRefusal.invalid(invalid.reason())));
         }
+        Verification.Valid valid = (Verification.Valid) verification;
         Optional<String> required = scopes.requiredFor(method).filter(scope -> !valid.grants(scope));
         if (required.isPresent()) {
             return new Refused(403, "the bearer token does not grant scope " + required.get(),

@@ -84,15 +84,14 @@ final class HttpMetrics implements RequestLogger {
                                 + "body, a content type other than JSON, too many refused tokens")
                         .tag("reason", reason.getValue())
                         .register(registry))));
-        var byReason = new java.util.EnumMap<BearerAuth.TokenRefusal, Counter>(BearerAuth.TokenRefusal.class);
-        for (BearerAuth.TokenRefusal reason : BearerAuth.TokenRefusal.values()) {
-            byReason.put(reason, Counter.builder(TOKENS_REFUSED)
-                    .description("Bearer tokens refused once read: not valid, without the operation's scope, or not "
-                            + "checkable because the identity provider's keys could not be had")
-                    .tag("reason", reason.label())
-                    .register(registry));
-        }
-        this.tokenRefusals = Map.copyOf(byReason);
+        this.tokenRefusals = BearerAuth.TokenRefusal.all().stream().collect(Collectors.toUnmodifiableMap(
+                reason -> reason,
+                reason -> Counter.builder(TOKENS_REFUSED)
+                        .description("Bearer tokens refused once read: not valid (the reason the verifier gives), "
+                                + "without the operation's scope, or not checkable because the identity provider's "
+                                + "keys could not be had")
+                        .tag("reason", reason.label())
+                        .register(registry)));
     }
 
     @Override

@@ -221,8 +221,9 @@ public final class PlantStoreApi {
      *   <li>{@code plantstore.requests.refused}: a counter by {@code reason}: {@code bad_request} (400),
      *       {@code unauthorized} (401), {@code body_too_large} (413), {@code unsupported_media_type} (415),
      *       {@code too_many_refused_tokens} (429);</li>
-     *   <li>{@code plantstore.tokens.refused}: a counter of bearer tokens refused once read, by {@code reason}:
-     *       {@code invalid_token} (401), {@code insufficient_scope} (403), {@code keys_unavailable} (503, an identity
+     *   <li>{@code plantstore.tokens.refused}: a counter of bearer tokens refused once read, by {@code reason}: for a
+     *       401 the verifier's {@link Verification.Reason} in lower case ({@code unknown_token}, {@code expired},
+     *       {@code signature}...), {@code insufficient_scope} (403), {@code keys_unavailable} (503, an identity
      *       provider's keys could not be had);</li>
      *   <li>{@code plantstore.store.operations}: a timer of store creates and deletes by {@code operation} and
      *       {@code outcome} ({@code created}, {@code already_stored}, {@code duplicate}, {@code deleted},

@@ -3,6 +3,8 @@ package dev.plantstore.http;
 import static dev.plantstore.http.TestApi.assertError;
 import static dev.plantstore.http.TestApi.withServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
@@ -15,9 +17,12 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +39,7 @@ class TokenScopesTest {
         case "both" -> Verification.valid("carol", Set.of("plants:create", "plants:delete"));
         case "renamed" -> Verification.valid("dave", Set.of("write", "remove"));
         case "later" -> Verification.unavailable(Duration.ofSeconds(7));
+        case "expired" -> Verification.invalid(Verification.Reason.EXPIRED);
         default -> Verification.invalid(Verification.Reason.UNKNOWN_TOKEN);
     };
 
@@ -115,20 +121,48 @@ class TokenScopesTest {
     }
 
     @Test
-    void refusedTokensAreCountedByReason() {
+    void refusedTokensAreCountedByReasonAnInvalidOneByTheVerifiersReason() {
         var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         withServer(api().withMetrics(registry), (server, client) -> {
             create(client, "forged", 1);
+            create(client, "expired", 1);
+            delete(client, "expired", 1);
             create(client, "deleter", 1);
             delete(client, "creator", 1);
             create(client, "later", 1);
             create(client, "both", 1);
         });
         String scrape = registry.scrape();
-        assertEquals(Map.of("invalid_token", 1.0, "insufficient_scope", 2.0, "keys_unavailable", 1.0), Map.of(
-                "invalid_token", value(scrape, "invalid_token"),
+        assertEquals(Map.of("unknown_token", 1.0, "expired", 2.0, "signature", 0.0, "insufficient_scope", 2.0,
+                "keys_unavailable", 1.0), Map.of(
+                "unknown_token", value(scrape, "unknown_token"),
+                "expired", value(scrape, "expired"),
+                "signature", value(scrape, "signature"),
                 "insufficient_scope", value(scrape, "insufficient_scope"),
                 "keys_unavailable", value(scrape, "keys_unavailable")));
+        assertFalse(scrape.contains("reason=\"invalid_token\""), scrape);
+    }
+
+    /** The server's log says why a token was refused; the client is told no more than before, whatever the reason. */
+    @Test
+    void theAccessLineNamesWhyATokenWasRefusedAndTheAnswerDoesNot() {
+        List<Pattern> lines = Stream.of("POST /plants 401 [0-9.]+ms - token refused: expired",
+                        "POST /plants 401 [0-9.]+ms - token refused: unknown_token",
+                        "DELETE /plants/1 403 [0-9.]+ms - token refused: insufficient_scope")
+                .map(line -> Pattern.compile(line + "$", Pattern.MULTILINE)).toList();
+        List<Response> refused = new ArrayList<>();
+        String log = LogCapture.awaiting(lines, () -> withServer(api(), (server, client) -> {
+            refused.add(create(client, "expired", 1));
+            refused.add(create(client, "forged", 1));
+            delete(client, "creator", 1);
+        }));
+        for (Pattern line : lines) {
+            assertTrue(line.matcher(log).find(), line + " in\n" + log);
+        }
+        for (Response response : refused) {
+            assertEquals("bearer token is not valid", assertError(response, 401));
+            assertEquals(List.of(BearerAuth.INVALID_TOKEN_CHALLENGE), response.headers().get("WWW-Authenticate"));
+        }
     }
 
     @Test
