@@ -5,7 +5,7 @@ import java.util.stream.Stream;
 
 /**
  * A library this module declares optional: an application has it only if it adds it, and the feature that needs it
- * asks for it when switched on, so that a missing one is named at start rather than failing a request later.
+ * asks for it at start, so that a missing one is named then rather than failing a request later.
  *
  * @param coordinates what an application adds to its dependencies, {@code groupId:artifactId}
  * @param probe a resource the library's jar holds, looked for without loading any class of it
@@ -20,18 +20,27 @@ record OptionalLibrary(String coordinates, String probe) {
     static final OptionalLibrary JACKSON_DATABIND = new OptionalLibrary("com.fasterxml.jackson.core:jackson-databind",
             "com/fasterxml/jackson/databind/ObjectMapper.class");
 
-    boolean isPresent() {
-        return OptionalLibrary.class.getClassLoader().getResource(probe) != null;
+    /** Where the libraries are looked for: this module's own class loader, which loads them when present. */
+    static final ClassLoader CLASS_PATH = OptionalLibrary.class.getClassLoader();
+
+    boolean isPresentIn(ClassLoader loader) {
+        return loader.getResource(probe) != null;
+    }
+
+    /** The coordinates of each library of {@code needed} that {@code loader} lacks, in their order. */
+    static List<String> missing(ClassLoader loader, OptionalLibrary... needed) {
+        return Stream.of(needed).filter(library -> !library.isPresentIn(loader)).map(OptionalLibrary::coordinates)
+                .toList();
     }
 
     /**
-     * Fails, naming every library of {@code needed} that is missing, what {@code feature} needs and how to do without.
+     * Fails, naming every library of {@code needed} that {@code loader} lacks, what {@code feature} needs and how to
+     * do without.
      *
      * @throws IllegalStateException when one is missing
      */
-    static void require(String feature, String withoutIt, OptionalLibrary... needed) {
-        List<String> missing = Stream.of(needed).filter(library -> !library.isPresent())
-                .map(OptionalLibrary::coordinates).toList();
+    static void require(ClassLoader loader, String feature, String withoutIt, OptionalLibrary... needed) {
+        List<String> missing = missing(loader, needed);
         if (!missing.isEmpty()) {
             throw new IllegalStateException(feature + " needs " + String.join(" and ", missing)
                     + " on the class path, which plantstore-http declares optional: add "

@@ -25,6 +25,8 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Everything a request passes through, in order, from the socket to the store and back. This class is the one place
@@ -59,7 +61,7 @@ import org.eclipse.jetty.server.Server;
  *   10 POST /plants          M  RequestBody (415, 413, 408) -> NewPlantDecoder (400) -> store.create -> 200 or 409
  *      DELETE /plants/{id}   M  PathId (400) -> store.delete -> 204 or 404
  *      the store             M  the API's PlantStore, timed by MeteredPlantStore when metrics are on
- *      /health*, /openapi.*, /docs  M  Health and ApiDocs, unless turned off
+ *      /health*, /openapi.*, /docs  M  Health and ApiDocs, unless turned off; ApiDocs also not without its libraries
  *  The answer
  *   11 Json writes each body; GuardedHandler turns what a route throws into an Error body (400 to 503, 500)
  *   12 exception mappers     S  an Error body for Javalin's own answers (404 for an unmatched path), and a 500
@@ -76,6 +78,12 @@ final class Pipeline {
 
     private static final String COLLECTION = "/plants";
     private static final String ITEM = "/plants/{id}";
+    private static final String DOCS_PATHS = "/openapi.yaml, /openapi.json, /docs";
+    private static final OptionalLibrary[] DOCS_LIBRARIES = {
+        OptionalLibrary.SWAGGER_UI, OptionalLibrary.JACKSON_YAML, OptionalLibrary.JACKSON_DATABIND};
+
+    /** The embedder sees the API's lines under its public type. */
+    private static final Logger LOG = LoggerFactory.getLogger(PlantStoreApi.class);
 
     /** The standalone server's part: its own error style, access log and stop, on a server that is the API's alone. */
     private record Standalone(Duration stopTimeout) {
@@ -86,7 +94,12 @@ final class Pipeline {
 
     /** The API on an application someone else owns, with the protections {@code limits} brings, if any. */
     static void mount(PlantStoreApi api, JavalinConfig config, Optional<ClientLimits> limits) {
-        build(api, config, limits, Optional.empty());
+        mount(api, config, limits, OptionalLibrary.CLASS_PATH);
+    }
+
+    /** As above, finding the optional libraries with {@code libraries}: a test hides some this way. */
+    static void mount(PlantStoreApi api, JavalinConfig config, Optional<ClientLimits> limits, ClassLoader libraries) {
+        build(api, config, limits, Optional.empty(), libraries);
     }
 
     /**
@@ -94,17 +107,21 @@ final class Pipeline {
      * {@code stopTimeout} for requests in flight when it stops.
      */
     static void standalone(PlantStoreApi api, JavalinConfig config, ClientLimits limits, Duration stopTimeout) {
-        build(api, config, Optional.of(limits), Optional.of(new Standalone(stopTimeout)));
+        build(api, config, Optional.of(limits), Optional.of(new Standalone(stopTimeout)), OptionalLibrary.CLASS_PATH);
     }
 
     private static void build(PlantStoreApi api, JavalinConfig config, Optional<ClientLimits> limits,
-                              Optional<Standalone> standalone) {
-        if (api.docs()) {
-            // Before anything is registered: a mount that fails leaves the configuration as it was.
-            OptionalLibrary.require("Serving the API's documents (/openapi.yaml, /openapi.json, /docs), on unless "
-                    + "withDocs(false),", "call withDocs(false)",
-                    OptionalLibrary.SWAGGER_UI, OptionalLibrary.JACKSON_YAML, OptionalLibrary.JACKSON_DATABIND);
-        }
+                              Optional<Standalone> standalone, ClassLoader libraries) {
+        // Before anything is registered: a mount that fails leaves the configuration as it was.
+        boolean docs = switch (api.docs()) {
+            case NEVER -> false;
+            case ALWAYS -> {
+                OptionalLibrary.require(libraries, "Serving the API's documents (" + DOCS_PATHS + "), asked for with "
+                        + "withDocs(true),", "call withDocs(false)", DOCS_LIBRARIES);
+                yield true;
+            }
+            case WHEN_PRESENT -> docsLibrariesPresent(libraries);
+        };
         var securityHeaders = standalone.isPresent()
                 ? SecurityHeaders.onEveryPath()
                 : SecurityHeaders.onTheApisResponses();
@@ -164,7 +181,7 @@ final class Pipeline {
         AllowedMethods.only(config, COLLECTION, HandlerType.POST, guard(routes::create), securityHeaders);
         AllowedMethods.only(config, ITEM, HandlerType.DELETE, guard(routes::delete), securityHeaders);
         api.readiness().ifPresent(ready -> Health.mount(config, ready, securityHeaders));
-        if (api.docs()) {
+        if (docs) {
             ApiDocs.load(api.readiness().isPresent(), api.documentedIssuer()
                     .map(issuer -> new ApiDocs.IdentityProvider(issuer, api.scopes())), securityHeaders).mount(config);
         }
@@ -177,6 +194,21 @@ final class Pipeline {
             config.requestLogger.http((ctx, millis) ->
                     ctx.req().setAttribute(AccessLog.ROUTE_ATTRIBUTE, RouteTemplate.of(ctx)));
         }
+    }
+
+    /**
+     * Whether the documents' libraries are all there. A minimal application lacks them: the API is served without
+     * the documents, and one line says what to add, rather than the default failing the mount.
+     */
+    private static boolean docsLibrariesPresent(ClassLoader libraries) {
+        List<String> missing = OptionalLibrary.missing(libraries, DOCS_LIBRARIES);
+        if (missing.isEmpty()) {
+            return true;
+        }
+        LOG.info("The API's documents ({}) are off: they need {} on the class path, which plantstore-http declares "
+                + "optional. Add {} to your dependencies to serve them, or call withDocs(false) to turn them off "
+                + "without this line.", DOCS_PATHS, String.join(" and ", missing), missing.size() == 1 ? "it" : "them");
+        return false;
     }
 
     /** The connector's part of {@link ClientLimits}: parsing, the number of connections, and their time-outs. */

@@ -29,9 +29,9 @@ import java.util.function.BooleanSupplier;
  * bearer-token before-handler on {@code /plants} and everything under it (it judges a request's credentials once),
  * {@code Cache-Control: no-store} and {@code X-Content-Type-Options: nosniff} on the API's responses, the
  * {@link Health} routes ({@code /health}, {@code /health/ready}, {@code /health/live}) unless {@link #withHealth}
- * turns them off, the OpenAPI document and Swagger UI unless {@link #withDocs} turns them off, CORS for the origins
- * {@link #withCorsOrigins} lists, and metrics when {@link #withMetrics} names a registry. Every response of its routes,
- * errors included, is written by the routes themselves as the interface's Error body; a
+ * turns them off, the OpenAPI document and Swagger UI unless {@link #withDocs} turns them off or their libraries are
+ * missing, CORS for the origins {@link #withCorsOrigins} lists, and metrics when {@link #withMetrics} names a registry.
+ * Every response of its routes, errors included, is written by the routes themselves as the interface's Error body; a
  * {@link dev.plantstore.core.StoreUnavailableException} from the store is a 503.
  *
  * <p>Around the whole server, on every path, yours included, it installs two Jetty handlers. Every request gets an
@@ -112,8 +112,9 @@ public final class PlantStoreApi {
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
-        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES, new Documents(true, Optional.empty()),
-                Set.of(), DEFAULT_AUTH_FAILURE_LIMIT, Optional.empty(), Optional.of(store::isAvailable),
+        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES,
+                new Documents(DocsServed.WHEN_PRESENT, Optional.empty()), Set.of(), DEFAULT_AUTH_FAILURE_LIMIT,
+                Optional.empty(), Optional.of(store::isAvailable),
                 new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE), ClientAddresses.PEERS_ONLY);
     }
 
@@ -125,14 +126,16 @@ public final class PlantStoreApi {
 
     /**
      * A copy that does, or does not, serve the OpenAPI document ({@code GET /openapi.yaml}, {@code GET /openapi.json})
-     * and Swagger UI ({@code GET /docs}), none of which needs a token. They are served unless turned off here. They
-     * need two libraries that {@code plantstore-http} declares optional, {@code org.webjars:swagger-ui} and
-     * {@code com.fasterxml.jackson.dataformat:jackson-dataformat-yaml}: with the documents on, {@link #mount} fails if
-     * either is missing, and says which.
+     * and Swagger UI ({@code GET /docs}), none of which needs a token. They need two libraries that
+     * {@code plantstore-http} declares optional, {@code org.webjars:swagger-ui} and
+     * {@code com.fasterxml.jackson.dataformat:jackson-dataformat-yaml}. Unless this is called, they are served when
+     * both are on the class path, and otherwise left out with one INFO line from {@link #mount} naming what to add.
+     * With {@code withDocs(true)}, {@link #mount} fails if either is missing, and says which.
      */
     public PlantStoreApi withDocs(boolean docs) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, new Documents(docs, this.docs.issuer()), corsOrigins,
-                authFailureLimit, metrics, readiness, scopes, clientAddresses);
+        return new PlantStoreApi(store, verifier, maxBodyBytes,
+                new Documents(docs ? DocsServed.ALWAYS : DocsServed.NEVER, this.docs.issuer()),
+                corsOrigins, authFailureLimit, metrics, readiness, scopes, clientAddresses);
     }
 
     /**
@@ -147,8 +150,11 @@ public final class PlantStoreApi {
     }
 
     /** Whether the documents are served, and the identity provider they name. */
-    private record Documents(boolean served, Optional<URI> issuer) {
+    private record Documents(DocsServed served, Optional<URI> issuer) {
     }
+
+    /** When the documents are served: as {@link #withDocs} chose, or by default when their libraries are present. */
+    enum DocsServed { WHEN_PRESENT, ALWAYS, NEVER }
 
     /**
      * A copy that lets pages from these origins ({@code https://docs.example.com}, or {@code *} for any) call the API
@@ -271,7 +277,7 @@ public final class PlantStoreApi {
         return maxBodyBytes;
     }
 
-    boolean docs() {
+    DocsServed docs() {
         return docs.served();
     }
 
@@ -310,7 +316,8 @@ public final class PlantStoreApi {
      * handlers it needs around the whole server (request ids, the refusal of method overrides). Call once per
      * application, after replacing the server's handler if you do.
      *
-     * @throws IllegalStateException when the documents are on ({@link #withDocs}) and a library they need is missing
+     * @throws IllegalStateException when {@code withDocs(true)} asked for the documents and a library they need is
+     *                               missing; by default, the documents are left out then, and a line says so
      */
     public void mount(JavalinConfig config) {
         Pipeline.mount(this, config, Optional.empty());
@@ -323,7 +330,8 @@ public final class PlantStoreApi {
      * a transfer coding other than chunked. They apply to every connection and route of the application, yours
      * included: call this instead of the other {@code mount} only when your server has no such settings of its own.
      *
-     * @throws IllegalStateException when the documents are on ({@link #withDocs}) and a library they need is missing
+     * @throws IllegalStateException when {@code withDocs(true)} asked for the documents and a library they need is
+     *                               missing
      */
     public void mount(JavalinConfig config, ClientLimits limits) {
         Pipeline.mount(this, config, Optional.of(Objects.requireNonNull(limits, "null limits")));

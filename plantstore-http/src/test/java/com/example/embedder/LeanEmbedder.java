@@ -14,8 +14,9 @@ import java.util.List;
 /**
  * An application with nothing but plantstore-http and an SLF4J backend, as the library page's minimal pom builds it;
  * LeanClassPathTest runs it in a JVM of its own. It says what it finds on its class path, then mounts the API with
- * the documents on (refused, naming what is missing) and off, and runs the standalone server, serving a create and a
- * delete each time. One line of output per step, for the test to read.
+ * the documents asked for (refused, naming what is missing) and as they are by default, and runs the standalone
+ * server by default, serving a create, a delete and the docs page each time. One line of output per step, for the
+ * test to read.
  */
 public final class LeanEmbedder {
 
@@ -37,20 +38,19 @@ public final class LeanEmbedder {
         try (PlantStore store = PlantStore.inMemory()) {
             PlantStoreApi api = PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(TOKEN)));
             try {
-                Javalin.create(api::mount);
+                Javalin.create(api.withDocs(true)::mount);
                 System.out.println("docs on: mounted");
             } catch (IllegalStateException e) {
                 System.out.println("docs on: refused: " + e.getMessage());
             }
 
-            PlantStoreApi withoutDocs = api.withDocs(false);
-            Javalin app = Javalin.create(withoutDocs::mount).start("127.0.0.1", 0);
+            Javalin app = Javalin.create(api::mount).start("127.0.0.1", 0);
             try {
                 serve(URI.create("http://127.0.0.1:" + app.port() + "/"), "mounted");
             } finally {
                 app.stop();
             }
-            try (PlantStoreServer server = PlantStoreServer.start(withoutDocs, "127.0.0.1", 0)) {
+            try (PlantStoreServer server = PlantStoreServer.start(api, "127.0.0.1", 0)) {
                 serve(server.uri(), "standalone");
             }
         }
@@ -74,5 +74,8 @@ public final class LeanEmbedder {
         HttpResponse<Void> deleted = CLIENT.send(HttpRequest.newBuilder(base.resolve("/plants/1"))
                 .header("Authorization", "Bearer " + TOKEN).DELETE().build(), HttpResponse.BodyHandlers.discarding());
         System.out.println(how + ": delete " + deleted.statusCode());
+        HttpResponse<Void> docs = CLIENT.send(HttpRequest.newBuilder(base.resolve("/docs")).build(),
+                HttpResponse.BodyHandlers.discarding());
+        System.out.println(how + ": docs " + docs.statusCode());
     }
 }

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An application that has plantstore-http and an SLF4J backend, and none of the libraries plantstore-http declares
- * optional, can serve the API without metrics and documents. {@link LeanEmbedder} runs in a JVM of its own, on this
- * test's class path without their jars: a class of theirs that the API touched with metrics and documents off would
- * stop it with a {@link NoClassDefFoundError}.
+ * optional, serves the API without metrics and documents, by default. {@link LeanEmbedder} runs in a JVM of its own,
+ * on this test's class path without their jars: a class of theirs that the API touched with metrics and documents off
+ * would stop it with a {@link NoClassDefFoundError}.
  */
 class LeanClassPathTest {
 
@@ -31,6 +31,9 @@ class LeanClassPathTest {
      */
     private static final Pattern OPTIONAL_JAR = Pattern.compile("(micrometer-[a-z-]+|HdrHistogram|LatencyUtils"
             + "|swagger-ui|jackson-dataformat-yaml|snakeyaml|jackson-databind|jackson-annotations)-\\d[^/]*\\.jar");
+
+    private static final String MISSING = "org.webjars:swagger-ui and "
+            + "com.fasterxml.jackson.dataformat:jackson-dataformat-yaml and com.fasterxml.jackson.core:jackson-databind";
 
     @Test
     void theApiServesOnAClassPathWithoutTheOptionalLibraries(@TempDir Path output) throws Exception {
@@ -60,14 +63,20 @@ class LeanClassPathTest {
                 "class com.fasterxml.jackson.dataformat.yaml.YAMLMapper absent",
                 "class com.fasterxml.jackson.databind.ObjectMapper absent",
                 "webjar swagger-ui absent",
-                "docs on: refused: Serving the API's documents (/openapi.yaml, /openapi.json, /docs), on unless "
-                        + "withDocs(false), needs org.webjars:swagger-ui and "
-                        + "com.fasterxml.jackson.dataformat:jackson-dataformat-yaml and "
-                        + "com.fasterxml.jackson.core:jackson-databind on the class path, which plantstore-http "
+                "docs on: refused: Serving the API's documents (/openapi.yaml, /openapi.json, /docs), asked for "
+                        + "with withDocs(true), needs " + MISSING + " on the class path, which plantstore-http "
                         + "declares optional: add them to your dependencies, or call withDocs(false)",
                 "mounted: create 200 {\"name\":\"Fern\"}",
                 "mounted: delete 204",
+                "mounted: docs 404",
                 "standalone: create 200 {\"name\":\"Fern\"}",
-                "standalone: delete 204"), steps, printed);
+                "standalone: delete 204",
+                "standalone: docs 404"), steps, printed);
+        String docsOff = "INFO dev.plantstore.http.PlantStoreApi - The API's documents (/openapi.yaml, "
+                + "/openapi.json, /docs) are off: they need " + MISSING + " on the class path, which plantstore-http "
+                + "declares optional. Add them to your dependencies to serve them, or call withDocs(false) to turn "
+                + "them off without this line.";
+        assertEquals(2, printed.lines().filter(line -> line.endsWith(docsOff)).count(),
+                "one line for the mount, one for the standalone server:\n" + printed);
     }
 }
