@@ -73,6 +73,7 @@ final class EventSql {
 
     /** The events of one batch, from its start to its commit. */
     Batch batch() {
+        recorded.awaitRoom();
         long now = System.currentTimeMillis();
         Long[] leases = new Long[receivers.size()];
         for (int i = 0; i < leases.length; i++) {

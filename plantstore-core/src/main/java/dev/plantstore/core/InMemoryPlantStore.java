@@ -51,6 +51,7 @@ final class InMemoryPlantStore implements PlantStore {
         if (outbox == null) {
             return put(newPlant);
         }
+        outbox.awaitRoom();
         synchronized (eventLock(newPlant.id())) {
             outbox.ensureRoom();
             CreateResult result = put(newPlant);
@@ -79,6 +80,7 @@ final class InMemoryPlantStore implements PlantStore {
         if (outbox == null) {
             return plants.remove(id) != null;
         }
+        outbox.awaitRoom();
         synchronized (eventLock(id)) {
             outbox.ensureRoom();
             boolean removed = plants.remove(id) != null;

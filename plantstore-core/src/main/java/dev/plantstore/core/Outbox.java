@@ -2,6 +2,7 @@ package dev.plantstore.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The events waiting to be delivered, per receiver. A store records them together with the writes they report; a
@@ -40,6 +41,9 @@ interface Outbox {
     void undeliverable(PlantEvent event);
 
     Backlog backlog(String receiver);
+
+    /** The backlog where it is known without a scan (an outbox in memory), else empty. */
+    Optional<Backlog> backlogWithoutScan(String receiver);
 
     /** When the oldest pending event of {@code receiver} was recorded (0 when there is none); cheap at any backlog. */
     long oldestRecordedAt(String receiver);

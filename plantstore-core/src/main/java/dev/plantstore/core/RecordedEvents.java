@@ -17,6 +17,10 @@ interface RecordedEvents {
         @Override
         public void committed(List<PlantEvent> leased, boolean othersRecorded) {
         }
+
+        @Override
+        public void awaitRoom() {
+        }
     };
 
     /**
@@ -30,4 +34,10 @@ interface RecordedEvents {
      * recorded events left to a claim (unleased, or behind an earlier pending event of their plant).
      */
     void committed(List<PlantEvent> leased, boolean othersRecorded);
+
+    /**
+     * Called before a write: returns once the delivery has room for its events, or after a short bound. Delivery that
+     * keeps pace with a receiver so holds the writes to the rate it sends at, where it would otherwise fall behind.
+     */
+    void awaitRoom();
 }

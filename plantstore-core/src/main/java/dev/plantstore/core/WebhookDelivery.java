@@ -1,12 +1,7 @@
 package dev.plantstore.core;
 
-import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,15 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Sends the outbox's events to their receivers: one worker thread per receiver, so a receiver that is slow or down
@@ -55,6 +47,17 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
      * through the table, oldest first, until the worker has caught up.
      */
     private static final Duration LONGEST_WAIT_IN_MEMORY = Duration.ofSeconds(5);
+    /**
+     * Events recorded and not yet sent to a receiver that keeps pace, beyond which writes wait for the delivery, each
+     * for at most {@link #LONGEST_WRITE_WAIT}: more than the requests in flight, so that the connections stay busy.
+     */
+    static final int ROOM = 1_024;
+    static final Duration LONGEST_WRITE_WAIT = Duration.ofMillis(100);
+    /**
+     * A receiver whose oldest unsent event is older than this does not keep pace on its own (it answers slowly, or
+     * fails): writes no longer wait for it, and it catches up from the table while they go at their own rate.
+     */
+    static final Duration KEEPS_PACE_WITHIN = Duration.ofSeconds(1);
     /** How often an idle worker looks for events that another instance recorded, or whose retry fell due. */
     private static final Duration IDLE_LOOK = Duration.ofSeconds(1);
     private static final Duration OLDEST_EVERY = Duration.ofSeconds(1);
@@ -65,8 +68,6 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
     private final Outbox outbox;
     private final Webhooks webhooks;
     private final WebhookSigner signer;
-    private final ExecutorService executor;
-    private final HttpClient client;
     private final Map<String, Worker> workers = new LinkedHashMap<>();
     private volatile boolean closed;
 
@@ -74,25 +75,13 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
         this.outbox = Objects.requireNonNull(outbox, "null outbox");
         this.webhooks = Objects.requireNonNull(webhooks, "null webhooks");
         this.signer = webhooks.signer();
-        // The client's default executor starts a thread per concurrent exchange: 64 in flight made 76 threads. Its
-        // work between the socket and the worker is short, and two threads keep up with it.
-        this.executor = Executors.newFixedThreadPool(2, runnable -> {
-            Thread thread = new Thread(runnable, "plantstore-webhook-client");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.client = HttpClient.newBuilder()
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(Webhooks.ATTEMPT_TIMEOUT)
-                .executor(executor)
-                .build();
     }
 
     /** Starts a worker per receiver of {@code webhooks}. */
     static WebhookDelivery start(Outbox outbox, Webhooks webhooks) {
         var delivery = new WebhookDelivery(outbox, webhooks);
         for (URI receiver : webhooks.receivers()) {
-            delivery.workers.put(receiver.toString(), delivery.new Worker(receiver));
+            delivery.workers.put(receiver.toString(), delivery.new Worker(receiver, webhooks.tlsSockets()));
         }
         delivery.workers.values().forEach(worker -> worker.thread.start());
         return delivery;
@@ -122,6 +111,29 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
     }
 
     /**
+     * Waits while a receiver that keeps pace has more than {@value #ROOM} events recorded and not yet sent, at most
+     * {@link #LONGEST_WRITE_WAIT} in all: the writes then share the machine with their delivery instead of leaving it
+     * behind. A receiver that fails or answers too slowly to keep pace holds up no write.
+     */
+    @Override
+    public void awaitRoom() {
+        long deadline = System.nanoTime() + LONGEST_WRITE_WAIT.toNanos();
+        for (Worker worker : workers.values()) {
+            synchronized (worker.room) {
+                long left;
+                while (worker.holdsWrites && (left = deadline - System.nanoTime()) > 0) {
+                    try {
+                        TimeUnit.NANOSECONDS.timedWait(worker.room, left);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * Stops the workers. Delivered events leave the outbox; events in flight stay leased and are tried again once
      * their lease ends, by this store's next run or another instance.
      */
@@ -138,7 +150,7 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            executor.shutdownNow();
+            workers.values().forEach(worker -> worker.connections.close());
         }
     }
 
@@ -149,6 +161,21 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
         long delay = Math.min(ceiling, Math.max(1, base));
         // Between half and all of it, so that receivers' retries started by one outage spread out.
         return delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
+    }
+
+    /** The request of one attempt, from its headers on: signed anew each time, as its timestamp is now. */
+    private byte[] request(PlantEvent event) {
+        String id = "msg_" + event.seq();
+        byte[] body = WebhookBody.of(event);
+        long timestamp = System.currentTimeMillis() / 1_000;
+        byte[] head = ("Content-Type: application/json\r\nContent-Length: " + body.length
+                + "\r\nUser-Agent: plantstore\r\nwebhook-id: " + id + "\r\nwebhook-timestamp: " + timestamp
+                + "\r\nwebhook-signature: " + signer.sign(id, timestamp, body) + "\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        byte[] request = new byte[head.length + body.length];
+        System.arraycopy(head, 0, request, 0, head.length);
+        System.arraycopy(body, 0, request, head.length, body.length);
+        return request;
     }
 
     /**
@@ -163,17 +190,17 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
         private final String name;
         private final String shown;
         private final Thread thread;
-        /**
-         * HTTP/2 where TLS offers it; over plain HTTP the client's default would first ask each new connection to
-         * upgrade to HTTP/2, which receivers refuse, at the cost of a larger request.
-         */
-        private final HttpClient.Version version;
+        private final ReceiverConnections connections;
         /** Events this process recorded and leased, in the order their batches committed. */
         private final Queue<PlantEvent> waiting = new ConcurrentLinkedQueue<>();
         private final AtomicInteger waitingCount = new AtomicInteger();
         private final Queue<Attempt> ended = new ConcurrentLinkedQueue<>();
         private final AtomicInteger inFlight = new AtomicInteger();
         private final List<PlantEvent> deliveredNotYetRemoved = new ArrayList<>();
+        /** What writes wait on while {@link #holdsWrites}. */
+        private final Object room = new Object();
+        /** True while the receiver keeps pace and more than {@value #ROOM} of its events are not yet sent. */
+        private volatile boolean holdsWrites;
         /** False while the receiver fails or the worker is behind: events are then recorded for a claim. */
         private volatile boolean takesEventsInMemory = true;
         /** True while the outbox may hold claimable events: at start, and after others were recorded. */
@@ -189,12 +216,12 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
         private long nextCountNanos = System.nanoTime();
         private long pendingCount;
 
-        Worker(URI receiver) {
+        Worker(URI receiver, SSLSocketFactory tlsSockets) {
             this.receiver = receiver;
             this.name = receiver.toString();
             this.shown = Webhooks.redacted(receiver);
-            this.version = "https".equalsIgnoreCase(receiver.getScheme()) ? HttpClient.Version.HTTP_2
-                    : HttpClient.Version.HTTP_1_1;
+            this.connections = new ReceiverConnections(receiver, IN_FLIGHT, Webhooks.ATTEMPT_TIMEOUT, tlsSockets,
+                    WebhookDelivery.this::request, this::ended);
             this.thread = new Thread(this::run, "plantstore-webhook " + shown);
             thread.setDaemon(true);
         }
@@ -228,6 +255,7 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
 
         /** What a graceful stop can still do: record what was delivered, and free the events not yet sent. */
         private void stop() {
+            letWritesGoUnless(false);
             try {
                 settle(System.currentTimeMillis());
                 removeDelivered();
@@ -277,10 +305,36 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
                 send(event);
                 free--;
             }
+            decideWhetherWritesWait(now);
             if (free >= IN_FLIGHT / 2 && claimWanted) {
                 return 0;
             }
             return Math.max(1, Math.min(DELETE_EVERY.toMillis(), nextLookMillis - now));
+        }
+
+        /**
+         * Writes wait for this receiver while it keeps pace (it takes events, and its oldest unsent one is recent) and
+         * more than {@value #ROOM} of its events are not yet sent.
+         */
+        private void decideWhetherWritesWait(long now) {
+            Outbox.Backlog unsent = outbox.backlogWithoutScan(name).orElseGet(() -> {
+                PlantEvent oldest = waiting.peek();
+                return new Outbox.Backlog(waitingCount.get(), oldest == null ? 0 : oldest.recordedAtMillis());
+            });
+            boolean hold = failingRounds == 0 && unsent.pending() > ROOM
+                    && now - unsent.oldestRecordedAtMillis() < KEEPS_PACE_WITHIN.toMillis();
+            if (holdsWrites != hold) {
+                letWritesGoUnless(hold);
+            }
+        }
+
+        private void letWritesGoUnless(boolean hold) {
+            synchronized (room) {
+                holdsWrites = hold;
+                if (!hold) {
+                    room.notifyAll();
+                }
+            }
         }
 
         /** Claims up to {@code max} events and sends them; returns how many. */
@@ -328,6 +382,7 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
         /** While the receiver fails: one event at a time, each after the back-off. */
         private long probe(long now) {
             takesEventsInMemory = false;
+            letWritesGoUnless(false);
             releaseWaiting();
             if (inFlight.get() > 0) {
                 return IDLE_LOOK.toMillis();
@@ -346,34 +401,21 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
         }
 
         private void send(PlantEvent event) {
-            String id = "msg_" + event.seq();
-            byte[] body = WebhookBody.of(event);
-            long timestamp = System.currentTimeMillis() / 1_000;
-            HttpRequest request = HttpRequest.newBuilder(receiver)
-                    .version(version)
-                    .timeout(Webhooks.ATTEMPT_TIMEOUT)
-                    .header("Content-Type", "application/json")
-                    .header("webhook-id", id)
-                    .header("webhook-timestamp", Long.toString(timestamp))
-                    .header("webhook-signature", signer.sign(id, timestamp, body))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                    .build();
             inFlight.incrementAndGet();
-            // The client's time-outs bound the connection and the wait for the response's head; this bounds the
-            // rest, a body that never ends included.
-            client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
-                    .orTimeout(Webhooks.ATTEMPT_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS)
-                    .whenComplete((response, failure) -> {
-                        long endedAt = System.currentTimeMillis();
-                        if (failure != null) {
-                            ended.add(new Attempt(event, false, describe(failure), endedAt));
-                        } else {
-                            int status = response.statusCode();
-                            ended.add(new Attempt(event, status >= 200 && status < 300, "HTTP " + status, endedAt));
-                        }
-                        inFlight.decrementAndGet();
-                        LockSupport.unpark(thread);
-                    });
+            connections.send(event);
+        }
+
+        /** On a connection's thread: hands the outcome to the worker's next turn. */
+        private void ended(PlantEvent event, ReceiverConnections.Outcome outcome) {
+            long endedAt = System.currentTimeMillis();
+            if (outcome instanceof ReceiverConnections.Outcome.Answered answered) {
+                int status = answered.status();
+                ended.add(new Attempt(event, status >= 200 && status < 300, "HTTP " + status, endedAt));
+            } else if (outcome instanceof ReceiverConnections.Outcome.Failed failed) {
+                ended.add(new Attempt(event, false, failed.reason(), endedAt));
+            }
+            inFlight.decrementAndGet();
+            LockSupport.unpark(thread);
         }
 
         /** Takes in the attempts that ended since the last turn. */
@@ -499,23 +541,6 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "webhooks: the listener failed", e);
             }
-        }
-
-        private static String describe(Throwable failure) {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            if (cause instanceof HttpTimeoutException) {
-                return "no answer within " + Webhooks.ATTEMPT_TIMEOUT.toSeconds() + " s";
-            }
-            if (cause instanceof TimeoutException) {
-                return "no complete answer within " + Webhooks.ATTEMPT_TIMEOUT.multipliedBy(2).toSeconds() + " s";
-            }
-            // The JDK's client reports a name it cannot resolve as a ConnectException without a message.
-            if (cause instanceof ConnectException && cause.getCause() instanceof UnresolvedAddressException) {
-                return "its host name could not be resolved";
-            }
-            String message = cause.getMessage();
-            return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
         }
     }
 }

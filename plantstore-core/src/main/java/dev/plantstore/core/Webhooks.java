@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Where a store sends its plant events and how it signs them, following
@@ -40,14 +41,17 @@ public final class Webhooks {
     private final WebhookListener listener;
     private final Duration retryPeriod;
     private final Duration firstRetry;
+    /** Null for the JDK's default, which trusts the JDK's certificate authorities. */
+    private final SSLSocketFactory tlsSockets;
 
     private Webhooks(List<URI> receivers, List<byte[]> keys, WebhookListener listener, Duration retryPeriod,
-                     Duration firstRetry) {
+                     Duration firstRetry, SSLSocketFactory tlsSockets) {
         this.receivers = receivers;
         this.keys = keys;
         this.listener = listener;
         this.retryPeriod = retryPeriod;
         this.firstRetry = firstRetry;
+        this.tlsSockets = tlsSockets;
     }
 
     /**
@@ -71,13 +75,13 @@ public final class Webhooks {
             }
         }
         return new Webhooks(List.copyOf(receivers), keys(secrets), WebhookListener.NONE, DEFAULT_RETRY_PERIOD,
-                FIRST_RETRY);
+                FIRST_RETRY, null);
     }
 
     /** The same webhooks, telling {@code listener} of each attempt and backlog. */
     public Webhooks withListener(WebhookListener listener) {
         return new Webhooks(receivers, keys, Objects.requireNonNull(listener, "null listener"), retryPeriod,
-                firstRetry);
+                firstRetry, tlsSockets);
     }
 
     /**
@@ -89,17 +93,25 @@ public final class Webhooks {
         if (period.compareTo(Duration.ofMinutes(1)) < 0) {
             throw new IllegalArgumentException("the retry period must be at least a minute");
         }
-        return new Webhooks(receivers, keys, listener, period, firstRetry);
+        return new Webhooks(receivers, keys, listener, period, firstRetry, tlsSockets);
     }
 
     /** Shorter waits between attempts, for tests that cannot wait seconds: the first retry after {@code first}. */
     Webhooks withFirstRetry(Duration first) {
-        return new Webhooks(receivers, keys, listener, retryPeriod, first);
+        return new Webhooks(receivers, keys, listener, retryPeriod, first, tlsSockets);
     }
 
     /** Shorter retry period than the public minimum, for tests of what happens once it has passed. */
     Webhooks withRetryPeriodForTests(Duration period) {
-        return new Webhooks(receivers, keys, listener, period, firstRetry);
+        return new Webhooks(receivers, keys, listener, period, firstRetry, tlsSockets);
+    }
+
+    /**
+     * The same webhooks, opening TLS connections with {@code factory}: for tests, whose receivers have certificates
+     * that no public authority signed.
+     */
+    Webhooks withTlsSockets(SSLSocketFactory factory) {
+        return new Webhooks(receivers, keys, listener, retryPeriod, firstRetry, Objects.requireNonNull(factory));
     }
 
     public List<URI> receivers() {
@@ -116,6 +128,10 @@ public final class Webhooks {
 
     Duration firstRetry() {
         return firstRetry;
+    }
+
+    SSLSocketFactory tlsSockets() {
+        return tlsSockets == null ? (SSLSocketFactory) SSLSocketFactory.getDefault() : tlsSockets;
     }
 
     WebhookSigner signer() {
