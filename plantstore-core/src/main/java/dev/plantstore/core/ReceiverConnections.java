@@ -75,8 +75,8 @@ final class ReceiverConnections implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * Connections to {@code receiver}; {@code requestFor} gives an event's request from its headers on (the request line
-     * and {@code Host} are added here), and {@code ended} hears each outcome.
+     * Connections to {@code receiver}; {@code requestFor} gives an event's request from its headers on (the request
+     * line and {@code Host} are added here), and {@code ended} hears each outcome.
      */
     ReceiverConnections(URI receiver, int most, Duration timeout, SSLSocketFactory tlsSockets,
                         Function<PlantEvent, byte[]> requestFor, Ended ended) {

@@ -84,7 +84,8 @@ class ReceiverConnectionsTest {
     void answersWithABodyChunkedOrCountedAreReadPastAndTheConnectionKept() throws Exception {
         var receiver = receiver(request -> request % 2 == 0
                 ? "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
-                : "HTTP/1.1 202 Accepted\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n2\r\nde\r\n0\r\nT: v\r\n\r\n");
+                : "HTTP/1.1 202 Accepted\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + "3;x=y\r\nabc\r\n2\r\nde\r\n0\r\nT: v\r\n\r\n");
         var connections = connections(receiver.url(), 1, Duration.ofSeconds(5), null);
         for (long seq = 1; seq <= 10; seq++) {
             connections.send(event(seq));
@@ -97,7 +98,8 @@ class ReceiverConnectionsTest {
 
     @Test
     void anInterimAnswerIsReadPastToTheFinalOne() throws Exception {
-        var receiver = receiver(request -> "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n");
+        var receiver = receiver(request -> "HTTP/1.1 100 Continue\r\n\r\n"
+                + "HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n");
         connections(receiver.url(), 1, Duration.ofSeconds(5), null).send(event(1));
         awaitOutcomes(1);
         assertEquals(new ReceiverConnections.Outcome.Answered(503), outcomes.get(1L));
@@ -218,8 +220,8 @@ class ReceiverConnectionsTest {
     }
 
     /**
-     * A receiver on raw sockets: the {@code n}th request it reads (from 0) is answered with {@code answers(n)}'s bytes as
-     * they are, or not at all for null.
+     * A receiver on raw sockets: the {@code n}th request it reads (from 0) is answered with {@code answers(n)}'s bytes
+     * as they are, or not at all for null.
      */
     private static final class ScriptedReceiver implements AutoCloseable {
 

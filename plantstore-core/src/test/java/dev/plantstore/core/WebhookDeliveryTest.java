@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -208,6 +209,11 @@ class WebhookDeliveryTest {
             @Override
             public long oldestRecordedAt(String receiver) {
                 return store.outbox().oldestRecordedAt(receiver);
+            }
+
+            @Override
+            public Optional<Backlog> backlogWithoutScan(String receiver) {
+                return store.outbox().backlogWithoutScan(receiver);
             }
 
             @Override

@@ -33,7 +33,8 @@ class LeanClassPathTest {
             + "|swagger-ui|jackson-dataformat-yaml|snakeyaml|jackson-databind|jackson-annotations)-\\d[^/]*\\.jar");
 
     private static final String MISSING = "org.webjars:swagger-ui and "
-            + "com.fasterxml.jackson.dataformat:jackson-dataformat-yaml and com.fasterxml.jackson.core:jackson-databind";
+            + "com.fasterxml.jackson.dataformat:jackson-dataformat-yaml and "
+            + "com.fasterxml.jackson.core:jackson-databind";
 
     @Test
     void theApiServesOnAClassPathWithoutTheOptionalLibraries(@TempDir Path output) throws Exception {
