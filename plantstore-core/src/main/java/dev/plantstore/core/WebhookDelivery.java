@@ -51,7 +51,7 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
      * Events recorded and not yet sent to a receiver that keeps pace, beyond which writes wait for the delivery, each
      * for at most {@link #LONGEST_WRITE_WAIT}: more than the requests in flight, so that the connections stay busy.
      */
-    static final int ROOM = 1_024;
+    static final int ROOM = 4 * IN_FLIGHT;
     static final Duration LONGEST_WRITE_WAIT = Duration.ofMillis(100);
     /**
      * A receiver whose oldest unsent event is older than this does not keep pace on its own (it answers slowly, or
@@ -131,6 +131,11 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
                 }
             }
         }
+    }
+
+    /** Whether a write would wait now. */
+    boolean holdsWrites() {
+        return workers.values().stream().anyMatch(worker -> worker.holdsWrites);
     }
 
     /**

@@ -1,0 +1,145 @@
+package dev.plantstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.testkit.Poll;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Writes wait for the delivery of a receiver that keeps pace, rather than leave it behind; a receiver that is behind
+ * by more than a second, or fails, holds up no write.
+ */
+class WritesWaitForDeliveryTest {
+
+    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration LOOK = Duration.ofMillis(10);
+
+    private final AtomicReference<Outbox.Backlog> unsent = new AtomicReference<>(new Outbox.Backlog(0, 0));
+    private final AtomicInteger turns = new AtomicInteger();
+    private volatile boolean oneEventToClaim;
+    private WebhookDelivery delivery;
+
+    @AfterEach
+    void stop() {
+        if (delivery != null) {
+            delivery.close();
+        }
+    }
+
+    @Test
+    void aWriteWaitsWhileAReceiverThatKeepsPaceHasMoreThanRoomUnsent() throws Exception {
+        start(unusedPort());
+        unsent.set(new Outbox.Backlog(WebhookDelivery.ROOM + 1, System.currentTimeMillis()));
+        assertTrue(Poll.until(WAIT, LOOK, delivery::holdsWrites), "writes held");
+        long started = System.nanoTime();
+        delivery.awaitRoom();
+        assertTrue(System.nanoTime() - started >= WebhookDelivery.LONGEST_WRITE_WAIT.toNanos(),
+                "the write waited its longest while nothing was sent");
+        unsent.set(new Outbox.Backlog(WebhookDelivery.ROOM, System.currentTimeMillis()));
+        assertTrue(Poll.until(WAIT, LOOK, () -> !delivery.holdsWrites()), "writes go once there is room");
+    }
+
+    @Test
+    void aReceiverWhoseOldestUnsentEventIsMoreThanASecondOldHoldsUpNoWrite() throws Exception {
+        start(unusedPort());
+        long older = System.currentTimeMillis() - WebhookDelivery.KEEPS_PACE_WITHIN.toMillis() - 1;
+        unsent.set(new Outbox.Backlog(WebhookDelivery.ROOM * 10L, older));
+        int taken = turns.get();
+        assertTrue(Poll.until(WAIT, LOOK, () -> turns.get() > taken + 2), "the worker took turns");
+        assertFalse(delivery.holdsWrites(), "a receiver behind by more than a second holds up no write");
+    }
+
+    @Test
+    void aFailingReceiverHoldsUpNoWrite() throws Exception {
+        var outcomes = new AtomicInteger();
+        start(unusedPort(), new WebhookListener() {
+            @Override
+            public void attempted(URI to, Outcome outcome) {
+                outcomes.incrementAndGet();
+            }
+        });
+        unsent.set(new Outbox.Backlog(WebhookDelivery.ROOM + 1, System.currentTimeMillis()));
+        assertTrue(Poll.until(WAIT, LOOK, delivery::holdsWrites), "writes held while the receiver kept pace");
+        oneEventToClaim = true;
+        assertTrue(Poll.until(WAIT, LOOK, () -> outcomes.get() > 0), "an attempt failed");
+        assertTrue(Poll.until(WAIT, LOOK, () -> !delivery.holdsWrites()), "a failing receiver holds up no write");
+    }
+
+    private void start(int port) {
+        start(port, WebhookListener.NONE);
+    }
+
+    private void start(int port, WebhookListener listener) {
+        var webhooks = Webhooks.to(List.of(URI.create("http://127.0.0.1:" + port + "/")), SECRET)
+                .withListener(listener);
+        delivery = WebhookDelivery.start(new StubOutbox(), webhooks);
+    }
+
+    private static int unusedPort() throws Exception {
+        try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** An outbox that tells the worker what the test sets: its unsent backlog, and one event to claim on demand. */
+    private final class StubOutbox implements Outbox {
+
+        @Override
+        public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
+            if (oneEventToClaim) {
+                oneEventToClaim = false;
+                return List.of(new PlantEvent(1, receiver, 1, PlantEvent.CREATED, new Plant("Fern", null),
+                        nowMillis, 0, nowMillis + LEASE.toMillis(), nowMillis));
+            }
+            return List.of();
+        }
+
+        @Override
+        public void delivered(List<PlantEvent> events) {
+        }
+
+        @Override
+        public void release(List<PlantEvent> events) {
+        }
+
+        @Override
+        public void retryAt(PlantEvent event, long atMillis) {
+        }
+
+        @Override
+        public void undeliverable(PlantEvent event) {
+        }
+
+        @Override
+        public Backlog backlog(String receiver) {
+            return unsent.get();
+        }
+
+        @Override
+        public Optional<Backlog> backlogWithoutScan(String receiver) {
+            turns.incrementAndGet();
+            return Optional.of(unsent.get());
+        }
+
+        @Override
+        public long oldestRecordedAt(String receiver) {
+            return unsent.get().oldestRecordedAtMillis();
+        }
+
+        @Override
+        public long undeliverableCount(String receiver) {
+            return 0;
+        }
+    }
+}
