@@ -58,13 +58,21 @@ final class JdbcOutbox implements Outbox {
      */
     private final Map<String, Long> claimedUpTo = new ConcurrentHashMap<>();
 
+    private final WriteTurns writeTurns;
+
     private JdbcOutbox(DataSource dataSource, boolean postgres) {
         this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
         this.postgres = postgres;
+        this.writeTurns = WriteTurns.forDatabase(postgres);
     }
 
     static JdbcOutbox on(DataSource dataSource, Connection connection) throws SQLException {
         return new JdbcOutbox(dataSource, isPostgres(connection));
+    }
+
+    /** The turns this outbox's writes take, which the store's writes on the same database must take too. */
+    WriteTurns writeTurns() {
+        return writeTurns;
     }
 
     static boolean isPostgres(Connection connection) throws SQLException {
@@ -111,10 +119,13 @@ final class JdbcOutbox implements Outbox {
         long after = claimedUpTo.getOrDefault(receiver, 0L);
         try (Connection connection = dataSource.getConnection();
              PreparedStatement update = connection.prepareStatement(postgres ? CLAIM_POSTGRES : CLAIM_SQLITE)) {
-            List<PlantEvent> claimed = claimAfter(update, receiver, nowMillis, max, after);
-            if (claimed.size() < max && after > 0) {
-                claimed.addAll(claimAfter(update, receiver, nowMillis, max - claimed.size(), 0));
-            }
+            List<PlantEvent> claimed = writeTurns.take(() -> {
+                List<PlantEvent> page = claimAfter(update, receiver, nowMillis, max, after);
+                if (page.size() < max && after > 0) {
+                    page.addAll(claimAfter(update, receiver, nowMillis, max - page.size(), 0));
+                }
+                return page;
+            });
             claimed.sort(Comparator.comparingLong(PlantEvent::seq));
             claimedUpTo.put(receiver, claimed.size() < max ? 0L : claimed.get(claimed.size() - 1).seq());
             return claimed;
@@ -163,13 +174,16 @@ final class JdbcOutbox implements Outbox {
                 return;
             }
             try (PreparedStatement each = connection.prepareStatement(statement + " WHERE seq = ?")) {
-                connection.setAutoCommit(false);
                 for (PlantEvent event : events) {
                     each.setLong(1, event.seq());
                     each.addBatch();
                 }
-                each.executeBatch();
-                connection.commit();
+                writeTurns.take(() -> {
+                    connection.setAutoCommit(false);
+                    each.executeBatch();
+                    connection.commit();
+                    return null;
+                });
             }
         } catch (SQLException e) {
             throw new StoreUnavailableException("the webhook outbox could not be written", e);
@@ -198,7 +212,7 @@ final class JdbcOutbox implements Outbox {
             for (int i = 0; i < parameters.length; i++) {
                 update.setLong(i + 1, parameters[i]);
             }
-            update.executeUpdate();
+            writeTurns.take(update::executeUpdate);
         } catch (SQLException e) {
             throw new StoreUnavailableException("the webhook outbox could not be written", e);
         }

@@ -94,7 +94,7 @@ final class JdbcPlantStore implements PlantStore {
         private <T> T onConnection(OnConnection<T> work) throws SQLException {
             try (Connection connection = dataSource.getConnection()) {
                 try {
-                    return work.run(connection);
+                    return outbox.writeTurns().take(() -> work.run(connection));
                 } catch (SQLException e) {
                     if (GroupCommitWriter.READ_ONLY_SERVER.equals(e.getSQLState())) {
                         drop(connection, e);
