@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.CommitListener;
+import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.Webhooks;
 import dev.plantstore.sqlite.DurableSqlite;
@@ -83,7 +84,8 @@ final class OpenStore implements AutoCloseable {
     }
 
     private static PlantStore jdbc(HikariDataSource pool, CommitListener commits, Optional<Webhooks> webhooks) {
-        return webhooks.map(w -> PlantStore.jdbc(pool, commits, w)).orElseGet(() -> PlantStore.jdbc(pool, commits));
+        var settings = JdbcStoreSettings.defaults().withListener(commits);
+        return PlantStore.jdbc(pool, webhooks.map(settings::withWebhooks).orElse(settings));
     }
 
     static String describe(StoreSpec spec) {

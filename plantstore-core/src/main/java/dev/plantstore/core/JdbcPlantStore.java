@@ -20,8 +20,6 @@ import javax.sql.DataSource;
  */
 final class JdbcPlantStore implements PlantStore {
 
-    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
-
     /** The id the health probe writes and removes again in one transaction. */
     private static final long PROBE_ID = Long.MIN_VALUE;
     /** Larger than a database page, so that SQLite must find a free page for it, as a create might have to. */

@@ -1,6 +1,5 @@
 package dev.plantstore.core;
 
-import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -65,9 +64,10 @@ public interface PlantStore extends AutoCloseable {
     }
 
     /**
-     * A store in the database behind {@code dataSource}, in table {@code plants}, created when missing. Each create
-     * or delete is acknowledged only once committed; concurrent ones share a transaction (group commit). An
-     * operation that cannot finish within five seconds throws {@link StoreUnavailableException}.
+     * A store in the database behind {@code dataSource}, in table {@code plants}, created when missing, with the
+     * {@linkplain JdbcStoreSettings#defaults() default settings}. Each create or delete is acknowledged only once
+     * committed; concurrent ones share a transaction (group commit). An operation that cannot finish within five
+     * seconds throws {@link StoreUnavailableException}.
      *
      * <p>SQLite and PostgreSQL are supported and tested. On PostgreSQL any number of stores, in any number of
      * processes, may share one database: each transaction takes advisory locks on its ids in ascending order
@@ -78,38 +78,22 @@ public interface PlantStore extends AutoCloseable {
      * @throws StoreUnavailableException when the database cannot be reached or its schema is of a newer release
      */
     static PlantStore jdbc(DataSource dataSource) {
-        return jdbc(dataSource, JdbcPlantStore.DEFAULT_TIMEOUT);
-    }
-
-    /** As {@link #jdbc(DataSource)}, with another bound on how long one operation may take. */
-    static PlantStore jdbc(DataSource dataSource, Duration timeout) {
-        return jdbc(dataSource, timeout, CommitListener.NONE);
-    }
-
-    /** As {@link #jdbc(DataSource)}, telling {@code listener} of each group commit. */
-    static PlantStore jdbc(DataSource dataSource, CommitListener listener) {
-        return jdbc(dataSource, JdbcPlantStore.DEFAULT_TIMEOUT, listener);
-    }
-
-    /** As {@link #jdbc(DataSource, Duration)}, telling {@code listener} of each group commit. */
-    static PlantStore jdbc(DataSource dataSource, Duration timeout, CommitListener listener) {
-        return new JdbcPlantStore(dataSource, timeout, listener);
-    }
-
-    /** As {@link #jdbc(DataSource, Duration, CommitListener, Webhooks)} with the default time-out. */
-    static PlantStore jdbc(DataSource dataSource, CommitListener listener, Webhooks webhooks) {
-        return jdbc(dataSource, JdbcPlantStore.DEFAULT_TIMEOUT, listener, webhooks);
+        return jdbc(dataSource, JdbcStoreSettings.defaults());
     }
 
     /**
-     * As {@link #jdbc(DataSource, Duration, CommitListener)}, sending an event for each create that stores a plant
-     * and each delete that removes one to {@code webhooks}' receivers, at least once each. The event is recorded in
-     * table {@code webhook_outbox} in the transaction of its write, so an acknowledged write always gets its event,
-     * after a crash too, and a write that failed gets none. Every store on one database shares the work: each event
-     * is sent by one of them at a time, and the events of one that dies are taken over after 30 s.
+     * As {@link #jdbc(DataSource)}, run as {@code settings} say. With webhooks, an event is sent for each create that
+     * stores a plant and each delete that removes one to each receiver, at least once. The event is recorded in table
+     * {@code webhook_outbox} in the transaction of its write, so an acknowledged write always gets its event, after a
+     * crash too, and a write that failed gets none. Every store on one database shares the work: each event is sent
+     * by one of them at a time, and the events of one that dies are taken over after 30 s.
      */
-    static PlantStore jdbc(DataSource dataSource, Duration timeout, CommitListener listener, Webhooks webhooks) {
-        var store = new JdbcPlantStore(dataSource, timeout, listener, webhooks.receiverNames());
+    static PlantStore jdbc(DataSource dataSource, JdbcStoreSettings settings) {
+        if (settings.webhooks().isEmpty()) {
+            return new JdbcPlantStore(dataSource, settings.timeout(), settings.listener());
+        }
+        Webhooks webhooks = settings.webhooks().get();
+        var store = new JdbcPlantStore(dataSource, settings.timeout(), settings.listener(), webhooks.receiverNames());
         try {
             var delivery = WebhookDelivery.start(store.outbox(), webhooks);
             store.handEventsTo(delivery);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.sqlite.DurableSqlite;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -30,7 +29,7 @@ class CommitListenerTest {
         int clients = 8;
         int writesPerClient = 50;
         try (PlantStore store = PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")),
-                Duration.ofSeconds(5), (writes, nanos) -> commits.add(new Commit(writes, nanos)))) {
+                JdbcStoreSettings.defaults().withListener((writes, nanos) -> commits.add(new Commit(writes, nanos))))) {
             ExecutorService pool = Executors.newFixedThreadPool(clients);
             try {
                 List<Future<?>> done = new ArrayList<>();
@@ -60,7 +59,8 @@ class CommitListenerTest {
         CommitListener broken = (writes, nanos) -> {
             throw new IllegalStateException("a broken metrics registry");
         };
-        try (PlantStore store = PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")), broken)) {
+        try (PlantStore store = PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")),
+                JdbcStoreSettings.defaults().withListener(broken))) {
             assertEquals(new CreateResult.Created(new Plant("Fern", null)), store.create(new NewPlant(1, "Fern")));
             assertTrue(store.isAvailable());
         }

@@ -28,7 +28,7 @@ class GroupCommitWriterTest {
     @Test
     void anErrorFailsOnlyItsBatchAndTheWriterGoesOn() {
         var dataSource = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("plants.db")));
-        try (PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT)) {
+        try (PlantStore store = PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT))) {
             var injected = new LinkageError("injected into the writer");
             dataSource.failNextWith(injected);
             var failed = assertThrows(StoreUnavailableException.class, () -> store.create(new NewPlant(1, "Fern")));
@@ -41,7 +41,7 @@ class GroupCommitWriterTest {
     @Test
     void interruptingTheWriterFailsEveryQueuedWriteAtOnceAndTheStoreReportsItself() throws Exception {
         var dataSource = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("plants.db")));
-        try (PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT)) {
+        try (PlantStore store = PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT))) {
             List<CompletableFuture<CreateResult>> queued = StuckWriter.queueBehindAStuckBatch(store, dataSource, 3);
             writerThread().interrupt();
             for (CompletableFuture<CreateResult> write : queued) {
@@ -56,7 +56,7 @@ class GroupCommitWriterTest {
     @Test
     void closeFailsEveryQueuedWriteAtOnce() throws Exception {
         var dataSource = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("plants.db")));
-        PlantStore store = PlantStore.jdbc(dataSource, STORE_TIMEOUT);
+        PlantStore store = PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT));
         List<CompletableFuture<CreateResult>> queued = StuckWriter.queueBehindAStuckBatch(store, dataSource, 3);
         var closing = CompletableFuture.runAsync(store::close);
         for (CompletableFuture<CreateResult> write : queued) {

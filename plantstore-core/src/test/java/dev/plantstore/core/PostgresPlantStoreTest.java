@@ -56,7 +56,8 @@ class PostgresPlantStoreTest extends PlantStoreContract {
     /** A read waits on the database no longer than a write does: a table locked elsewhere is a 503, not a hang. */
     @Test
     void aReadGivesUpAfterTheStoresTimeOut() throws Exception {
-        try (var store = PlantStore.jdbc(Databases.postgres(postgres), Duration.ofSeconds(1));
+        try (var store = PlantStore.jdbc(Databases.postgres(postgres),
+                JdbcStoreSettings.defaults().withTimeout(Duration.ofSeconds(1)));
              Connection locker = Databases.postgres(postgres).getConnection();
              Statement lock = locker.createStatement()) {
             locker.setAutoCommit(false);

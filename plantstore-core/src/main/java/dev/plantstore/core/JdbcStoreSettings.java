@@ -1,0 +1,50 @@
+package dev.plantstore.core;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How {@link PlantStore#jdbc(javax.sql.DataSource, JdbcStoreSettings)} runs its store:
+ *
+ * <ul>
+ *   <li>{@code timeout}: an operation that cannot finish within it throws {@link StoreUnavailableException};
+ *   <li>{@code listener}: told of each group commit (for metrics);
+ *   <li>{@code webhooks}: where events of the writes go, if anywhere.
+ * </ul>
+ *
+ * <pre>{@code
+ * PlantStore store = PlantStore.jdbc(pool, JdbcStoreSettings.defaults().withWebhooks(webhooks));
+ * }</pre>
+ */
+public record JdbcStoreSettings(Duration timeout, CommitListener listener, Optional<Webhooks> webhooks) {
+
+    /** 5 s. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+
+    public JdbcStoreSettings {
+        Objects.requireNonNull(timeout, "null timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive");
+        }
+        Objects.requireNonNull(listener, "null listener");
+        Objects.requireNonNull(webhooks, "null webhooks");
+    }
+
+    /** The default time-out, no listener, no webhooks. */
+    public static JdbcStoreSettings defaults() {
+        return new JdbcStoreSettings(DEFAULT_TIMEOUT, CommitListener.NONE, Optional.empty());
+    }
+
+    public JdbcStoreSettings withTimeout(Duration timeout) {
+        return new JdbcStoreSettings(timeout, listener, webhooks);
+    }
+
+    public JdbcStoreSettings withListener(CommitListener listener) {
+        return new JdbcStoreSettings(timeout, listener, webhooks);
+    }
+
+    public JdbcStoreSettings withWebhooks(Webhooks webhooks) {
+        return new JdbcStoreSettings(timeout, listener, Optional.of(webhooks));
+    }
+}
