@@ -48,16 +48,16 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
      */
     private static final Duration LONGEST_WAIT_IN_MEMORY = Duration.ofSeconds(5);
     /**
-     * Events recorded and not yet sent to a receiver that keeps pace, beyond which writes wait for the delivery, each
-     * for at most {@link #LONGEST_WRITE_WAIT}: more than the requests in flight, so that the connections stay busy.
+     * Events recorded and not yet sent to a receiver, beyond which writes wait for the delivery, each for at most
+     * {@link #LONGEST_WRITE_WAIT}: more than the requests in flight, so that the connections stay busy.
      */
     static final int ROOM = 4 * IN_FLIGHT;
     static final Duration LONGEST_WRITE_WAIT = Duration.ofMillis(100);
     /**
-     * A receiver whose oldest unsent event is older than this does not keep pace on its own (it answers slowly, or
-     * fails): writes no longer wait for it, and it catches up from the table while they go at their own rate.
+     * A backlog whose oldest event is older than this was left by an outage, not by the writes of the moment: writes
+     * do not wait for it to drain.
      */
-    static final Duration KEEPS_PACE_WITHIN = Duration.ofSeconds(1);
+    static final Duration HOLDS_WRITES_WITHIN = Duration.ofSeconds(10);
     /** How often an idle worker looks for events that another instance recorded, or whose retry fell due. */
     private static final Duration IDLE_LOOK = Duration.ofSeconds(1);
     private static final Duration OLDEST_EVERY = Duration.ofSeconds(1);
@@ -111,9 +111,10 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
     }
 
     /**
-     * Waits while a receiver that keeps pace has more than {@value #ROOM} events recorded and not yet sent, at most
+     * Waits while a receiver has more than {@value #ROOM} events recorded and not yet sent, at most
      * {@link #LONGEST_WRITE_WAIT} in all: the writes then share the machine with their delivery instead of leaving it
-     * behind. A receiver that fails or answers too slowly to keep pace holds up no write.
+     * behind. A receiver that fails, or answers so slowly that all its requests are in flight, holds up no write, nor
+     * does a backlog left by an outage.
      */
     @Override
     public void awaitRoom() {
@@ -204,7 +205,7 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
         private final List<PlantEvent> deliveredNotYetRemoved = new ArrayList<>();
         /** What writes wait on while {@link #holdsWrites}. */
         private final Object room = new Object();
-        /** True while the receiver keeps pace and more than {@value #ROOM} of its events are not yet sent. */
+        /** True while writes wait for this receiver's delivery ({@link #decideWhetherWritesWait}). */
         private volatile boolean holdsWrites;
         /** False while the receiver fails or the worker is behind: events are then recorded for a claim. */
         private volatile boolean takesEventsInMemory = true;
@@ -220,6 +221,8 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
         private long nextOldestNanos = System.nanoTime();
         private long nextCountNanos = System.nanoTime();
         private long pendingCount;
+        /** When the oldest pending event was recorded, as {@link #reportBacklog} last read it; 0 for none. */
+        private long oldestPendingMillis;
 
         Worker(URI receiver, SSLSocketFactory tlsSockets) {
             this.receiver = receiver;
@@ -318,19 +321,32 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
         }
 
         /**
-         * Writes wait for this receiver while it keeps pace (it takes events, and its oldest unsent one is recent) and
-         * more than {@value #ROOM} of its events are not yet sent.
+         * Writes wait for this receiver while more than {@value #ROOM} of its events recorded in the last
+         * {@link #HOLDS_WRITES_WITHIN} are not yet sent, and the receiver is not the limit: it answers (it is not
+         * failing) and has a request to spare. A slow receiver keeps all its requests in flight; then it falls behind
+         * and catches up from the table while the writes go at their own rate.
          */
         private void decideWhetherWritesWait(long now) {
-            Outbox.Backlog unsent = outbox.backlogWithoutScan(name).orElseGet(() -> {
-                PlantEvent oldest = waiting.peek();
-                return new Outbox.Backlog(waitingCount.get(), oldest == null ? 0 : oldest.recordedAtMillis());
-            });
-            boolean hold = failingRounds == 0 && unsent.pending() > ROOM
-                    && now - unsent.oldestRecordedAtMillis() < KEEPS_PACE_WITHIN.toMillis();
+            Outbox.Backlog unsent = outbox.backlogWithoutScan(name).orElseGet(this::unsentOfThisProcess);
+            boolean behind = unsent.pending() > ROOM
+                    && now - unsent.oldestRecordedAtMillis() < HOLDS_WRITES_WITHIN.toMillis();
+            boolean receiverIsTheLimit = failingRounds > 0 || inFlight.get() >= IN_FLIGHT;
+            boolean hold = behind && !receiverIsTheLimit;
             if (holdsWrites != hold) {
                 letWritesGoUnless(hold);
             }
+        }
+
+        /**
+         * The events of a database store not yet sent: those waiting in memory or, once the worker fell behind and
+         * takes them from the table, more than {@value #ROOM} since the oldest pending one (as last read).
+         */
+        private Outbox.Backlog unsentOfThisProcess() {
+            if (!takesEventsInMemory) {
+                return new Outbox.Backlog(oldestPendingMillis == 0 ? 0 : ROOM + 1L, oldestPendingMillis);
+            }
+            PlantEvent oldest = waiting.peek();
+            return new Outbox.Backlog(waitingCount.get(), oldest == null ? 0 : oldest.recordedAtMillis());
         }
 
         private void letWritesGoUnless(boolean hold) {
@@ -518,6 +534,7 @@ final class WebhookDelivery implements AutoCloseable, RecordedEvents {
             }
             nextOldestNanos = nanos + OLDEST_EVERY.toNanos();
             long oldest = outbox.oldestRecordedAt(name);
+            oldestPendingMillis = oldest;
             if (oldest == 0) {
                 pendingCount = 0;
             } else if (nanos - nextCountNanos >= 0) {

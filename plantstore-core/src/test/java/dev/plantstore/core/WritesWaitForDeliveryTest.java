@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,8 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Writes wait for the delivery of a receiver that keeps pace, rather than leave it behind; a receiver that is behind
- * by more than a second, or fails, holds up no write.
+ * Writes wait for the delivery rather than leave it behind; a receiver that fails or answers too slowly to take more,
+ * and a backlog an outage left, hold up no write.
  */
 class WritesWaitForDeliveryTest {
 
@@ -27,7 +28,7 @@ class WritesWaitForDeliveryTest {
 
     private final AtomicReference<Outbox.Backlog> unsent = new AtomicReference<>(new Outbox.Backlog(0, 0));
     private final AtomicInteger turns = new AtomicInteger();
-    private volatile boolean oneEventToClaim;
+    private volatile int eventsToClaim;
     private WebhookDelivery delivery;
 
     @AfterEach
@@ -51,13 +52,26 @@ class WritesWaitForDeliveryTest {
     }
 
     @Test
-    void aReceiverWhoseOldestUnsentEventIsMoreThanASecondOldHoldsUpNoWrite() throws Exception {
+    void aBacklogOlderThanTenSecondsHoldsUpNoWrite() throws Exception {
         start(unusedPort());
-        long older = System.currentTimeMillis() - WebhookDelivery.KEEPS_PACE_WITHIN.toMillis() - 1;
+        long older = System.currentTimeMillis() - WebhookDelivery.HOLDS_WRITES_WITHIN.toMillis() - 1;
         unsent.set(new Outbox.Backlog(WebhookDelivery.ROOM * 10L, older));
         int taken = turns.get();
         assertTrue(Poll.until(WAIT, LOOK, () -> turns.get() > taken + 2), "the worker took turns");
-        assertFalse(delivery.holdsWrites(), "a receiver behind by more than a second holds up no write");
+        assertFalse(delivery.holdsWrites(), "a backlog an outage left holds up no write");
+    }
+
+    @Test
+    void aReceiverWithAllItsRequestsInFlightHoldsUpNoWrite() throws Exception {
+        try (var silent = new ServerSocket(0, 2 * WebhookDelivery.IN_FLIGHT, InetAddress.getLoopbackAddress())) {
+            start(silent.getLocalPort());
+            unsent.set(new Outbox.Backlog(WebhookDelivery.ROOM + 1, System.currentTimeMillis()));
+            assertTrue(Poll.until(WAIT, LOOK, delivery::holdsWrites), "writes held while requests were to spare");
+            eventsToClaim = WebhookDelivery.IN_FLIGHT;
+            // Within the attempt's time-out: past it, the requests fail, and a failing receiver holds up no write.
+            assertTrue(Poll.until(Webhooks.ATTEMPT_TIMEOUT.dividedBy(2), LOOK, () -> !delivery.holdsWrites()),
+                    "a receiver that answers none of its requests in flight holds up no write");
+        }
     }
 
     @Test
@@ -71,7 +85,7 @@ class WritesWaitForDeliveryTest {
         });
         unsent.set(new Outbox.Backlog(WebhookDelivery.ROOM + 1, System.currentTimeMillis()));
         assertTrue(Poll.until(WAIT, LOOK, delivery::holdsWrites), "writes held while the receiver kept pace");
-        oneEventToClaim = true;
+        eventsToClaim = 1;
         assertTrue(Poll.until(WAIT, LOOK, () -> outcomes.get() > 0), "an attempt failed");
         assertTrue(Poll.until(WAIT, LOOK, () -> !delivery.holdsWrites()), "a failing receiver holds up no write");
     }
@@ -92,17 +106,18 @@ class WritesWaitForDeliveryTest {
         }
     }
 
-    /** An outbox that tells the worker what the test sets: its unsent backlog, and one event to claim on demand. */
+    /** An outbox that tells the worker what the test sets: its unsent backlog, and events to claim on demand. */
     private final class StubOutbox implements Outbox {
 
         @Override
         public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
-            if (oneEventToClaim) {
-                oneEventToClaim = false;
-                return List.of(new PlantEvent(1, receiver, 1, PlantEvent.CREATED, new Plant("Fern", null),
-                        nowMillis, 0, nowMillis + LEASE.toMillis(), nowMillis));
+            List<PlantEvent> claimed = new ArrayList<>();
+            for (long seq = 1; seq <= Math.min(max, eventsToClaim); seq++) {
+                claimed.add(new PlantEvent(seq, receiver, seq, PlantEvent.CREATED, new Plant("Fern", null), nowMillis,
+                        0, nowMillis + LEASE.toMillis(), nowMillis));
             }
-            return List.of();
+            eventsToClaim = 0;
+            return claimed;
         }
 
         @Override
