@@ -14,8 +14,8 @@ import javax.net.ssl.SSLSocketFactory;
 /**
  * Where a store sends its plant events and how it signs them, following
  * <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>. Give it to
- * {@link PlantStore#inMemory(Webhooks)} or {@link PlantStore#jdbc(javax.sql.DataSource, java.time.Duration,
- * CommitListener, Webhooks)}; a store without it records no events.
+ * {@link PlantStore#inMemory(Webhooks)} or, with {@link JdbcStoreSettings#withWebhooks}, to
+ * {@link PlantStore#jdbc(javax.sql.DataSource, JdbcStoreSettings)}; a store without it records no events.
  *
  * <pre>{@code
  * Webhooks webhooks = Webhooks.to(List.of(URI.create("https://search.example/plant-events")), secret)
