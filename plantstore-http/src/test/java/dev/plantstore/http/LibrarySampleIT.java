@@ -77,8 +77,6 @@ class LibrarySampleIT {
             assertTrue(port.isPresent(), command + " printed no address within " + START_LIMIT + ":\n" + printed);
             Matcher token = TOKEN.matcher(printed);
             assertTrue(token.find(), "the generated token is printed:\n" + printed);
-            assertTrue(printed.contains("The API's documents (/openapi.yaml, /openapi.json, /docs) are off: they need "
-                    + "org.webjars:swagger-ui and "), "the minimal pom serves no documents, and says so:\n" + printed);
 
             URI base = URI.create("http://127.0.0.1:" + port.get() + "/");
             var created = HTTP.send(HttpRequest.newBuilder(base.resolve("/plants"))
