@@ -99,20 +99,26 @@ final class ReceiverConnections implements AutoCloseable {
     /** Sends {@code event} on a free connection, or the next to come free; the caller bounds how many wait. */
     void send(PlantEvent event) {
         queued.add(event);
-        startThreadIfNoneIsIdle();
+        startThreadIfNeeded();
     }
 
-    private void startThreadIfNoneIsIdle() {
+    /** A thread more while requests wait that the idle threads will not take at once, up to {@code most}. */
+    private void startThreadIfNeeded() {
         int running;
         do {
             running = threads.get();
-            if (closed || idleThreads.get() > 0 || running >= most) {
+            if (closed || queued.size() <= idleThreads.get() || running >= most) {
                 return;
             }
         } while (!threads.compareAndSet(running, running + 1));
         Thread thread = new Thread(this::serve, threadName + " connection");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** Threads waiting for a request to send. */
+    int idleThreads() {
+        return idleThreads.get();
     }
 
     /** Closes every connection; events not yet answered get no outcome. */
@@ -148,9 +154,7 @@ final class ReceiverConnections implements AutoCloseable {
                 connection.close();
             }
             // An event queued as this thread gave up would otherwise wait for the next send.
-            if (!queued.isEmpty()) {
-                startThreadIfNoneIsIdle();
-            }
+            startThreadIfNeeded();
         }
     }
 

@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 import javax.net.ServerSocketFactory;
 import javax.net.ssl.KeyManagerFactory;
@@ -64,6 +65,25 @@ class ReceiverConnectionsTest {
         outcomes.values().forEach(outcome -> assertEquals(new ReceiverConnections.Outcome.Answered(204), outcome));
         assertTrue(receiver.accepted.get() <= 4, "connections opened: " + receiver.accepted.get());
         assertTrue(receiver.mostAtOnce.get() <= 4, "requests at once: " + receiver.mostAtOnce.get());
+    }
+
+    @Test
+    void aBurstWhileAConnectionIsIdleGetsAConnectionPerRequestUpToTheBound() throws Exception {
+        var receiver = receiver(request -> {
+            if (request > 0) {
+                LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            }
+            return NO_CONTENT;
+        });
+        var connections = connections(receiver.url(), 8, Duration.ofSeconds(5), null);
+        connections.send(event(1));
+        awaitOutcomes(1);
+        assertTrue(Poll.until(WAIT, LOOK, () -> connections.idleThreads() == 1), "the connection waits, idle");
+        for (long seq = 2; seq <= 9; seq++) {
+            connections.send(event(seq));
+        }
+        awaitOutcomes(9);
+        assertEquals(8, receiver.mostAtOnce.get(), "requests at once");
     }
 
     @Test
