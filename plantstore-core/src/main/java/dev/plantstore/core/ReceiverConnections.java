@@ -1,6 +1,7 @@
 package dev.plantstore.core;
 
 import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -286,14 +287,13 @@ final class ReceiverConnections implements AutoCloseable {
         Connection(Socket socket) throws IOException {
             this.socket = socket;
             this.in = new BufferedInputStream(socket.getInputStream(), 8192);
-            this.out = socket.getOutputStream();
+            this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
         }
 
+        /** One flush, so that the request line and the rest leave in one packet where they fit. */
         void write(byte[] requestLine, byte[] rest) throws IOException {
-            byte[] whole = new byte[requestLine.length + rest.length];
-            System.arraycopy(requestLine, 0, whole, 0, requestLine.length);
-            System.arraycopy(rest, 0, whole, requestLine.length, rest.length);
-            out.write(whole);
+            out.write(requestLine);
+            out.write(rest);
             out.flush();
         }
 

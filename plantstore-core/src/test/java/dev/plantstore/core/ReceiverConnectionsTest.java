@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.Sockets;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -172,11 +173,7 @@ class ReceiverConnectionsTest {
     void aHostThatDoesNotResolveAndAPortThatRefusesAreNamed() throws Exception {
         var connections = connections(URI.create("http://no-such-host.invalid/"), 1, Duration.ofSeconds(5), null);
         connections.send(event(1));
-        int closedPort;
-        try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            closedPort = socket.getLocalPort();
-        }
-        connections(URI.create("http://127.0.0.1:" + closedPort + "/"), 1, Duration.ofSeconds(5), null)
+        connections(URI.create("http://127.0.0.1:" + Sockets.freePort() + "/"), 1, Duration.ofSeconds(5), null)
                 .send(event(2));
         awaitOutcomes(2);
         assertEquals(new ReceiverConnections.Outcome.Failed("its host name could not be resolved"), outcomes.get(1L));

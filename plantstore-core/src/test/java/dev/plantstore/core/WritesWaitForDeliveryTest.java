@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.Sockets;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -40,7 +41,7 @@ class WritesWaitForDeliveryTest {
 
     @Test
     void aWriteWaitsWhileAReceiverThatKeepsPaceHasMoreThanRoomUnsent() throws Exception {
-        start(unusedPort());
+        start(Sockets.freePort());
         unsent.set(new Outbox.Backlog(WebhookDelivery.ROOM + 1, System.currentTimeMillis()));
         assertTrue(Poll.until(WAIT, LOOK, delivery::holdsWrites), "writes held");
         long started = System.nanoTime();
@@ -53,7 +54,7 @@ class WritesWaitForDeliveryTest {
 
     @Test
     void aBacklogOlderThanTenSecondsHoldsUpNoWrite() throws Exception {
-        start(unusedPort());
+        start(Sockets.freePort());
         long older = System.currentTimeMillis() - WebhookDelivery.HOLDS_WRITES_WITHIN.toMillis() - 1;
         unsent.set(new Outbox.Backlog(WebhookDelivery.ROOM * 10L, older));
         int taken = turns.get();
@@ -77,7 +78,7 @@ class WritesWaitForDeliveryTest {
     @Test
     void aFailingReceiverHoldsUpNoWrite() throws Exception {
         var outcomes = new AtomicInteger();
-        start(unusedPort(), new WebhookListener() {
+        start(Sockets.freePort(), new WebhookListener() {
             @Override
             public void attempted(URI to, Outcome outcome) {
                 outcomes.incrementAndGet();
@@ -98,12 +99,6 @@ class WritesWaitForDeliveryTest {
         var webhooks = Webhooks.to(List.of(URI.create("http://127.0.0.1:" + port + "/")), SECRET)
                 .withListener(listener);
         delivery = WebhookDelivery.start(new StubOutbox(), webhooks);
-    }
-
-    private static int unusedPort() throws Exception {
-        try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     /** An outbox that tells the worker what the test sets: its unsent backlog, and events to claim on demand. */
