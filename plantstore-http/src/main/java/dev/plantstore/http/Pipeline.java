@@ -8,12 +8,14 @@ import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.eclipse.jetty.http.HttpCompliance;
 import org.eclipse.jetty.http.HttpMethod;
@@ -29,50 +31,54 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Everything a request passes through, in order, from the socket to the store and back. This class is the one place
- * that order is decided: every handler, before-handler, route and logger below is registered here and nowhere else,
- * and the Jetty handlers are nested by one callback, in the order of the list. A mark says who gets each step:
- * <b>M</b> every server the API is mounted on ({@link PlantStoreApi#mount(JavalinConfig)}), <b>P</b> also
- * {@link PlantStoreApi#mount(JavalinConfig, ClientLimits)} and the standalone server, <b>S</b> the standalone server
- * ({@link PlantStoreServer}) only.
+ * Everything a request passes through, in order, from the socket to the store and back, for every server this module
+ * builds. The order is {@link #STEPS}, one list, and one loop installs it: nothing else registers a handler,
+ * before-handler, route or logger. The marks say who gets a step: <b>M</b> an application the API is mounted on
+ * ({@link PlantStoreApi#mount(JavalinConfig)}), <b>L</b> one mounted with {@link ClientLimits}
+ * ({@link PlantStoreApi#mount(JavalinConfig, ClientLimits)}), <b>S</b> the standalone server
+ * ({@link PlantStoreServer}), <b>P</b> a management port ({@link ManagementPort}). A test checks this table against
+ * the list.
  *
  * <pre>
- *  client
- *    |  the connector: strict HTTP/1.1 parsing and URIs (P), at most maxConnections open (P, NetworkConnectionLimit),
- *    |  a request head complete within headerTimeout (P, HeaderTimeout), the idle time-out (P)
- *    |  a request Jetty cannot parse goes straight to the error handler (S: JsonErrorHandler) and the access line
- *    v
+ *  the server and its connector
+ *    1 connector            -LSP  strict HTTP/1.1 parsing and URIs; with limits (L, S): at most maxConnections open
+ *                                 (NetworkConnectionLimit), a request head within headerTimeout (HeaderTimeout), the
+ *                                 idle time-out; S: no Server header, and while stopping a connection silent for half
+ *                                 the stop time-out is cut
+ *    2 JsonErrorHandler     --SP  an Error body for what Jetty refuses before any handler (a request it cannot parse)
  *  Jetty handlers, outermost first
- *    1 GracefulStopHandler   S  the request counts as in flight from its headers on; 503 once the server stops
- *    2 TransferCodings       P  501 for a Transfer-Encoding other than chunked, before anything reads the body
- *    3 BodyBeforeHandler     P  an admitted create's body, read ahead without a thread; asks BearerAuth (step 9)
- *    4 RequestIds            M  X-Request-Id on the response, requestId in the MDC, for everything inside
- *    5 MethodOverrides       M  400 for X-HTTP-Method-Override and the like
- *      (the host application's own Jetty handlers, when mounted)
- *    6 Javalin
- *  Javalin before-handlers, in this order
- *    7 SecurityHeaders       S  every path; when mounted, the gate (9) and the API's other responses set them
- *    8 Cors                  M  /plants, /plants/*, /openapi.*, for the listed origins: answers a preflight
- *    9 the gate              M  /plants, /plants/*: BearerAuth, which judges the credentials once per request
- *                               (step 3 may have asked already): 429, 400, 401, 403 or 503, else the caller is known;
- *                               refused tokens count against the client (ClientAddresses: the peer, or from a trusted
- *                               proxy the client it names), found once per request
- *  The route (AllowedMethods: 405 with Allow for any other method on a path the API owns)
- *   10 POST /plants          M  RequestBody (415, 413, 408) -> NewPlantDecoder (400) -> store.create -> 200 or 409
- *      DELETE /plants/{id}   M  PathId (400) -> store.delete -> 204 or 404
- *      the store             M  the API's PlantStore, timed by MeteredPlantStore when metrics are on
- *      /health*, /openapi.*, /docs  M  Health and ApiDocs, unless turned off; ApiDocs also not without its libraries
- *  The answer
- *   11 Json writes each body; GuardedHandler turns what a route throws into an Error body (400 to 503, 500)
- *   12 exception mappers     S  an Error body for Javalin's own answers (404 for an unmatched path), and a 500
- *                               for anything else a handler throws
- *   13 request loggers       M  HttpMetrics, when metrics are on; S the route template for the access line
- *   14 AccessLog             S  Jetty's request log: one line per exchange, once the response is complete, naming the
- *                               client as step 9 does
+ *    3 GracefulStopHandler  --S-  the request counts as in flight from its headers on; 503 once the server stops,
+ *                                 which waits up to the stop time-out for requests in flight
+ *    4 TransferCodings      -LS-  501 for a Transfer-Encoding other than chunked, before anything reads the body
+ *    5 BodyBeforeHandler    -LS-  an admitted create's body, read ahead without a thread; asks BearerAuth (11)
+ *    6 RequestIds           MLSP  X-Request-Id on the response, requestId in the MDC, for everything inside
+ *    7 OwnHosts             ---P  421 for a Host other than an address, localhost or the port's own host
+ *    8 MethodOverrides      MLS-  400 for X-HTTP-Method-Override and the like
+ *  Javalin's before-handlers, in this order (Javalin sits inside the Jetty handlers, and so do a host's own)
+ *    9 SecurityHeaders      --SP  Cache-Control and nosniff on every path, before anything else
+ *   10 Cors                 MLS-  /plants, /plants/*, /openapi.*, for the listed origins: answers a preflight
+ *   11 BearerAuth           MLS-  /plants, /plants/*: judges the credentials once per request (5 may have asked
+ *                                 already): 429, 400, 401, 403 or 503, else the caller is known; refused tokens count
+ *                                 against the client (ClientAddresses: the peer, or from a trusted proxy the client
+ *                                 it names); when mounted it also sets the security headers
+ *  the routes
+ *   12 PlantRoutes          MLS-  POST /plants: RequestBody (415, 413, 408), NewPlantDecoder (400), store.create: 200
+ *                                 or 409; DELETE /plants/{id}: PathId (400), store.delete: 204 or 404; 405 with Allow
+ *                                 for other methods (AllowedMethods); the store timed by MeteredPlantStore when
+ *                                 metrics are on; GuardedHandler makes what a route throws an Error body
+ *   13 Health               MLS-  /health, /health/ready, /health/live, unless turned off
+ *   14 ApiDocs              MLS-  /openapi.yaml, /openapi.json, /docs, unless turned off or their libraries are
+ *                                 missing
+ *  the answer
+ *   15 ErrorBodies          --SP  an Error body for Javalin's own answers (404 for an unmatched path) and a 500 for
+ *                                 anything a handler throws
+ *   16 HttpMetrics          MLS-  a request logger timing each exchange, when metrics are on
+ *   17 AccessLog            --S-  Jetty's request log: one line per exchange once the response is complete, with the
+ *                                 route template (RouteTemplate) and the client as 11 names it
  * </pre>
  *
- * <p>What the standalone server adds besides is not part of a request's way: the stop (its time-out, drain) and
- * readiness are {@link PlantStoreServer}'s.
+ * <p>What the standalone server adds besides is not part of a request's way: readiness and its drain are
+ * {@link PlantStoreServer}'s.
  */
 final class Pipeline {
 
@@ -85,8 +91,114 @@ final class Pipeline {
     /** The embedder sees the API's lines under its public type. */
     private static final Logger LOG = LoggerFactory.getLogger(PlantStoreApi.class);
 
-    /** The standalone server's part: its own error style, access log and stop, on a server that is the API's alone. */
-    private record Standalone(Duration stopTimeout) {
+    /** Who gets a step, each with its mark in the table above. */
+    enum Audience {
+        MOUNT('M'), MOUNT_WITH_LIMITS('L'), STANDALONE('S'), MANAGEMENT_PORT('P');
+
+        final char mark;
+
+        Audience(char mark) {
+            this.mark = mark;
+        }
+    }
+
+    /** Where on a request's way a step sits, with the heading the table gives it. */
+    enum Layer {
+        SERVER("the server and its connector"),
+        JETTY("Jetty handlers, outermost first"),
+        BEFORE("Javalin's before-handlers, in this order (Javalin sits inside the Jetty handlers, and so do a host's "
+                + "own)"),
+        ROUTES("the routes"),
+        ANSWER("the answer");
+
+        final String heading;
+
+        Layer(String heading) {
+            this.heading = heading;
+        }
+    }
+
+    /** One step: where it sits, its name, who gets it, what it does (the table's words), and how it is installed. */
+    record Step(Layer layer, String name, Set<Audience> audiences, String does, Consumer<Assembly> install) {
+    }
+
+    private static final Set<Audience> API = EnumSet.of(Audience.MOUNT, Audience.MOUNT_WITH_LIMITS,
+            Audience.STANDALONE);
+    private static final Set<Audience> WITH_LIMITS = EnumSet.of(Audience.MOUNT_WITH_LIMITS, Audience.STANDALONE);
+    private static final Set<Audience> OWN_SERVER = EnumSet.of(Audience.STANDALONE, Audience.MANAGEMENT_PORT);
+
+    static final List<Step> STEPS = List.of(
+            new Step(Layer.SERVER, "connector", EnumSet.complementOf(EnumSet.of(Audience.MOUNT)),
+                    "strict HTTP/1.1 parsing and URIs; with limits (L, S): at most maxConnections open "
+                            + "(NetworkConnectionLimit), a request head within headerTimeout (HeaderTimeout), the idle "
+                            + "time-out; S: no Server header, and while stopping a connection silent for half the stop "
+                            + "time-out is cut",
+                    Pipeline::connector),
+            new Step(Layer.SERVER, "JsonErrorHandler", OWN_SERVER,
+                    "an Error body for what Jetty refuses before any handler (a request it cannot parse)",
+                    assembly -> assembly.onServer(server -> server.setErrorHandler(new JsonErrorHandler()))),
+            new Step(Layer.JETTY, "GracefulStopHandler", EnumSet.of(Audience.STANDALONE),
+                    "the request counts as in flight from its headers on; 503 once the server stops, which waits up "
+                            + "to the stop time-out for requests in flight",
+                    Pipeline::gracefulStop),
+            new Step(Layer.JETTY, "TransferCodings", WITH_LIMITS,
+                    "501 for a Transfer-Encoding other than chunked, before anything reads the body",
+                    assembly -> assembly.handlers.add(new TransferCodings())),
+            new Step(Layer.JETTY, "BodyBeforeHandler", WITH_LIMITS,
+                    "an admitted create's body, read ahead without a thread; asks BearerAuth (11)",
+                    Pipeline::readAhead),
+            new Step(Layer.JETTY, "RequestIds", EnumSet.allOf(Audience.class),
+                    "X-Request-Id on the response, requestId in the MDC, for everything inside",
+                    assembly -> assembly.handlers.add(new RequestIds())),
+            new Step(Layer.JETTY, "OwnHosts", EnumSet.of(Audience.MANAGEMENT_PORT),
+                    "421 for a Host other than an address, localhost or the port's own host",
+                    assembly -> assembly.handlers.add(new OwnHosts(assembly.target.ownHost().orElseThrow()))),
+            new Step(Layer.JETTY, "MethodOverrides", API,
+                    "400 for X-HTTP-Method-Override and the like",
+                    assembly -> assembly.handlers.add(new MethodOverrides())),
+            new Step(Layer.BEFORE, "SecurityHeaders", OWN_SERVER,
+                    "Cache-Control and nosniff on every path, before anything else",
+                    assembly -> assembly.securityHeaders.beforeEveryPath().ifPresent(assembly.config.routes::before)),
+            new Step(Layer.BEFORE, "Cors", API,
+                    "/plants, /plants/*, /openapi.*, for the listed origins: answers a preflight",
+                    Pipeline::cors),
+            new Step(Layer.BEFORE, "BearerAuth", API,
+                    "/plants, /plants/*: judges the credentials once per request (5 may have asked already): 429, "
+                            + "400, 401, 403 or 503, else the caller is known; refused tokens count against the client "
+                            + "(ClientAddresses: the peer, or from a trusted proxy the client it names); when mounted "
+                            + "it also sets the security headers",
+                    Pipeline::gate),
+            new Step(Layer.ROUTES, "PlantRoutes", API,
+                    "POST /plants: RequestBody (415, 413, 408), NewPlantDecoder (400), store.create: 200 or 409; "
+                            + "DELETE /plants/{id}: PathId (400), store.delete: 204 or 404; 405 with Allow for other "
+                            + "methods (AllowedMethods); the store timed by MeteredPlantStore when metrics are on; "
+                            + "GuardedHandler makes what a route throws an Error body",
+                    Pipeline::plantRoutes),
+            new Step(Layer.ROUTES, "Health", API,
+                    "/health, /health/ready, /health/live, unless turned off",
+                    assembly -> assembly.api().readiness().ifPresent(
+                            ready -> Health.mount(assembly.config, ready, assembly.securityHeaders))),
+            new Step(Layer.ROUTES, "ApiDocs", API,
+                    "/openapi.yaml, /openapi.json, /docs, unless turned off or their libraries are missing",
+                    Pipeline::apiDocs),
+            new Step(Layer.ANSWER, "ErrorBodies", OWN_SERVER,
+                    "an Error body for Javalin's own answers (404 for an unmatched path) and a 500 for anything a "
+                            + "handler throws",
+                    Pipeline::errorBodies),
+            new Step(Layer.ANSWER, "HttpMetrics", API,
+                    "a request logger timing each exchange, when metrics are on",
+                    Pipeline::httpMetrics),
+            new Step(Layer.ANSWER, "AccessLog", EnumSet.of(Audience.STANDALONE),
+                    "Jetty's request log: one line per exchange once the response is complete, with the route "
+                            + "template (RouteTemplate) and the client as 11 names it",
+                    Pipeline::accessLog));
+
+    /**
+     * What a server is built for: its audience, and what that audience brings (the API, client limits, a stop
+     * time-out, the management port's own host name).
+     */
+    private record Target(Audience audience, Optional<PlantStoreApi> api, Optional<ClientLimits> limits,
+                          Optional<Duration> stopTimeout, Optional<String> ownHost) {
     }
 
     private Pipeline() {
@@ -99,7 +211,8 @@ final class Pipeline {
 
     /** As above, finding the optional libraries with {@code libraries}: a test hides some this way. */
     static void mount(PlantStoreApi api, JavalinConfig config, Optional<ClientLimits> limits, ClassLoader libraries) {
-        build(api, config, limits, Optional.empty(), libraries);
+        var audience = limits.isPresent() ? Audience.MOUNT_WITH_LIMITS : Audience.MOUNT;
+        install(new Target(audience, Optional.of(api), limits, Optional.empty(), Optional.empty()), config, libraries);
     }
 
     /**
@@ -107,13 +220,67 @@ final class Pipeline {
      * {@code stopTimeout} for requests in flight when it stops.
      */
     static void standalone(PlantStoreApi api, JavalinConfig config, ClientLimits limits, Duration stopTimeout) {
-        build(api, config, Optional.of(limits), Optional.of(new Standalone(stopTimeout)), OptionalLibrary.CLASS_PATH);
+        install(new Target(Audience.STANDALONE, Optional.of(api), Optional.of(limits), Optional.of(stopTimeout),
+                Optional.empty()), config, OptionalLibrary.CLASS_PATH);
     }
 
-    private static void build(PlantStoreApi api, JavalinConfig config, Optional<ClientLimits> limits,
-                              Optional<Standalone> standalone, ClassLoader libraries) {
+    /** A management port's protections, for an application of the embedder's serving on {@code host}. */
+    static void managementPort(JavalinConfig config, String host) {
+        install(new Target(Audience.MANAGEMENT_PORT, Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(host)), config, OptionalLibrary.CLASS_PATH);
+    }
+
+    private static void install(Target target, JavalinConfig config, ClassLoader libraries) {
         // Before anything is registered: a mount that fails leaves the configuration as it was.
-        boolean docs = switch (api.docs()) {
+        var assembly = new Assembly(target, config, target.api().isPresent() && docsServed(target.api().get(),
+                libraries));
+        for (Step step : STEPS) {
+            if (step.audiences().contains(target.audience())) {
+                step.install().accept(assembly);
+            }
+        }
+        assembly.finish();
+    }
+
+    /** The table of the class's javadoc, made from {@link #STEPS}. */
+    static String table() {
+        var table = new StringBuilder();
+        Layer layer = null;
+        int number = 0;
+        for (Step step : STEPS) {
+            if (step.layer() != layer) {
+                layer = step.layer();
+                table.append(' ').append(layer.heading).append('\n');
+            }
+            var marks = new StringBuilder();
+            for (Audience audience : Audience.values()) {
+                marks.append(step.audiences().contains(audience) ? audience.mark : '-');
+            }
+            String first = "%4d %-20s %s  ".formatted(++number, step.name(), marks);
+            table.append(wrapped(first, step.does(), 115)).append('\n');
+        }
+        return table.toString();
+    }
+
+    /** {@code words} after {@code first}, wrapped at {@code width} with each further line indented under them. */
+    private static String wrapped(String first, String words, int width) {
+        var text = new StringBuilder(first);
+        int lineStart = 0;
+        for (String word : words.split(" ")) {
+            if (text.length() - lineStart + 1 + word.length() > width && text.length() - lineStart > first.length()) {
+                text.append('\n');
+                lineStart = text.length();
+                text.append(" ".repeat(first.length()));
+            } else if (text.length() - lineStart > first.length()) {
+                text.append(' ');
+            }
+            text.append(word);
+        }
+        return text.toString();
+    }
+
+    private static boolean docsServed(PlantStoreApi api, ClassLoader libraries) {
+        return switch (api.docs()) {
             case NEVER -> false;
             case ALWAYS -> {
                 OptionalLibrary.require(libraries, "Serving the API's documents (" + DOCS_PATHS + "), asked for with "
@@ -122,78 +289,6 @@ final class Pipeline {
             }
             case WHEN_PRESENT -> docsLibrariesPresent(libraries);
         };
-        var securityHeaders = standalone.isPresent()
-                ? SecurityHeaders.onEveryPath()
-                : SecurityHeaders.onTheApisResponses();
-        var auth = new BearerAuth(api.verifier(), api.authFailureLimit() == 0
-                ? Optional.empty()
-                : Optional.of(new AuthFailureLimiter(api.authFailureLimit(), System::nanoTime)), api.scopes(),
-                api.clientAddresses());
-
-        limits.ifPresent(given -> protectConnections(config, given));
-        standalone.ifPresent(server -> config.jetty.modifyHttpConfiguration(http -> {
-            http.setSendServerVersion(false);
-            http.setSendXPoweredBy(false);
-        }));
-        // Steps 1 to 5, in one callback: the list is the order.
-        Predicate<Request> readAhead = request -> isCreate(request)
-                && auth.decisionFor(request) instanceof BearerAuth.Admitted;
-        config.jetty.modifyServer(server -> {
-            standalone.ifPresent(own -> ownServer(server, own, api.clientAddresses()));
-            List<Handler.Wrapper> outermostFirst = new ArrayList<>();
-            if (standalone.isPresent()) {
-                outermostFirst.add(new GracefulStopHandler());
-            }
-            limits.ifPresent(given -> {
-                outermostFirst.add(new TransferCodings());
-                outermostFirst.add(BodyBeforeHandler.handler(api.maxBodyBytes(), given.minBodyBytesPerSecond(),
-                        readAhead));
-            });
-            outermostFirst.add(new RequestIds());
-            outermostFirst.add(new MethodOverrides());
-            nest(server, outermostFirst);
-        });
-
-        // Steps 7 to 9. One before-handler per path, not one per concern: Javalin matches each against the path on
-        // every request.
-        securityHeaders.beforeEveryPath().ifPresent(config.routes::before);
-        if (!api.corsOrigins().isEmpty()) {
-            config.routes.before(COLLECTION, new Cors(api.corsOrigins(), HandlerType.POST, securityHeaders));
-            config.routes.before(COLLECTION + "/*", new Cors(api.corsOrigins(), HandlerType.DELETE, securityHeaders));
-            config.routes.before("/openapi.json", new Cors(api.corsOrigins(), HandlerType.GET, securityHeaders));
-            config.routes.before("/openapi.yaml", new Cors(api.corsOrigins(), HandlerType.GET, securityHeaders));
-        }
-        var gate = guard(ctx -> {
-            securityHeaders.onApiResponse(ctx);
-            auth.handle(ctx);
-        });
-        config.routes.before(COLLECTION, gate);
-        config.routes.before(COLLECTION + "/*", gate);
-
-        // Step 10. Micrometer is an optional dependency: its classes are touched only when metrics are on.
-        PlantStore store = api.store();
-        if (api.metrics().isPresent()) {
-            MeterRegistry registry = api.metrics().get();
-            HttpMetrics.bind(config, registry);
-            store = new MeteredPlantStore(store, registry);
-        }
-        var routes = new PlantRoutes(store, api.maxBodyBytes());
-        AllowedMethods.only(config, COLLECTION, HandlerType.POST, guard(routes::create), securityHeaders);
-        AllowedMethods.only(config, ITEM, HandlerType.DELETE, guard(routes::delete), securityHeaders);
-        api.readiness().ifPresent(ready -> Health.mount(config, ready, securityHeaders));
-        if (docs) {
-            ApiDocs.load(api.readiness().isPresent(), api.documentedIssuer()
-                    .map(issuer -> new ApiDocs.IdentityProvider(issuer, api.scopes())), securityHeaders).mount(config);
-        }
-
-        // Steps 12 to 14.
-        if (standalone.isPresent()) {
-            config.routes.exception(HttpResponseException.class,
-                    (e, ctx) -> Json.respond(ctx, new ApiError(e.getStatus(), describe(e, ctx))));
-            config.routes.exception(Exception.class, (e, ctx) -> GuardedHandler.respondInternalError(ctx, e));
-            config.requestLogger.http((ctx, millis) ->
-                    ctx.req().setAttribute(AccessLog.ROUTE_ATTRIBUTE, RouteTemplate.of(ctx)));
-        }
     }
 
     /**
@@ -211,45 +306,115 @@ final class Pipeline {
         return false;
     }
 
-    /** The connector's part of {@link ClientLimits}: parsing, the number of connections, and their time-outs. */
-    private static void protectConnections(JavalinConfig config, ClientLimits limits) {
-        config.jetty.modifyHttpConfiguration(Pipeline::strict);
-        config.jetty.modifyServer(server -> {
-            server.addBean(new NetworkConnectionLimit(limits.maxConnections(), server));
-            server.addBean(new HeaderTimeout(server, limits.headerTimeout()));
+    private static void connector(Assembly assembly) {
+        assembly.config.jetty.modifyHttpConfiguration(Pipeline::strict);
+        Target target = assembly.target;
+        target.limits().ifPresent(limits -> {
+            assembly.onServer(server -> {
+                server.addBean(new NetworkConnectionLimit(limits.maxConnections(), server));
+                server.addBean(new HeaderTimeout(server, limits.headerTimeout()));
+            });
+            assembly.onConnectors(connector -> connector.setIdleTimeout(limits.idleTimeout().toMillis()));
         });
-        // Javalin creates its connector after the server callbacks run, and fires this event before starting Jetty.
-        var server = new AtomicReference<Server>();
-        config.jetty.modifyServer(server::set);
-        config.events.serverStarting(() -> {
-            for (Connector connector : server.get().getConnectors()) {
-                if (connector instanceof AbstractConnector timed) {
-                    timed.setIdleTimeout(limits.idleTimeout().toMillis());
-                }
+        if (target.audience() == Audience.STANDALONE) {
+            assembly.config.jetty.modifyHttpConfiguration(http -> {
+                http.setSendServerVersion(false);
+                http.setSendXPoweredBy(false);
+            });
+            long stopMillis = target.stopTimeout().orElseThrow().toMillis();
+            if (stopMillis > 0) {
+                // While stopping, Jetty cuts every connection silent for this long (1 s by default), which would cut
+                // a request in flight whose body pauses. Half the stop time-out lets a body pause for seconds and
+                // still leaves the stop time to end cleanly: a connection that never sent a request waits this long
+                // too. Idle keep-alive connections are closed at once by GracefulStopHandler.
+                assembly.onConnectors(connector -> connector.setShutdownIdleTimeout(stopMillis / 2));
             }
-        });
-    }
-
-    /** The standalone server's own: the error style, the access log, the stop; Javalin's statistics are unread. */
-    private static void ownServer(Server server, Standalone standalone, ClientAddresses clients) {
-        server.setHandler((Handler) null);
-        server.setStopTimeout(standalone.stopTimeout().toMillis());
-        server.setErrorHandler(new JsonErrorHandler());
-        server.setRequestLog(new AccessLog(clients));
-    }
-
-    /**
-     * Nests {@code outermostFirst} in that order around whatever handler the server has now (none on the standalone
-     * server). Javalin then nests itself innermost.
-     */
-    private static void nest(Server server, List<Handler.Wrapper> outermostFirst) {
-        Handler inner = server.getHandler();
-        for (int i = outermostFirst.size() - 1; i >= 0; i--) {
-            Handler.Wrapper wrapper = outermostFirst.get(i);
-            wrapper.setHandler(inner);
-            inner = wrapper;
         }
-        server.setHandler(inner);
+    }
+
+    /** The standalone server's handler is the API's alone: Javalin's statistics handler is unread, so it goes. */
+    private static void gracefulStop(Assembly assembly) {
+        Duration stopTimeout = assembly.target.stopTimeout().orElseThrow();
+        assembly.onServer(server -> {
+            server.setHandler((Handler) null);
+            server.setStopTimeout(stopTimeout.toMillis());
+        });
+        assembly.handlers.add(new GracefulStopHandler());
+    }
+
+    private static void readAhead(Assembly assembly) {
+        BearerAuth auth = assembly.auth();
+        Predicate<Request> admittedCreate = request -> isCreate(request)
+                && auth.decisionFor(request) instanceof BearerAuth.Admitted;
+        assembly.handlers.add(BodyBeforeHandler.handler(assembly.api().maxBodyBytes(),
+                assembly.target.limits().orElseThrow().minBodyBytesPerSecond(), admittedCreate));
+    }
+
+    /** One before-handler per path, not one per concern: Javalin matches each against the path on every request. */
+    private static void gate(Assembly assembly) {
+        BearerAuth auth = assembly.auth();
+        SecurityHeaders securityHeaders = assembly.securityHeaders;
+        var gate = guard(ctx -> {
+            securityHeaders.onApiResponse(ctx);
+            auth.handle(ctx);
+        });
+        assembly.config.routes.before(COLLECTION, gate);
+        assembly.config.routes.before(COLLECTION + "/*", gate);
+    }
+
+    private static void cors(Assembly assembly) {
+        Set<String> origins = assembly.api().corsOrigins();
+        if (origins.isEmpty()) {
+            return;
+        }
+        var routes = assembly.config.routes;
+        routes.before(COLLECTION, new Cors(origins, HandlerType.POST, assembly.securityHeaders));
+        routes.before(COLLECTION + "/*", new Cors(origins, HandlerType.DELETE, assembly.securityHeaders));
+        routes.before("/openapi.json", new Cors(origins, HandlerType.GET, assembly.securityHeaders));
+        routes.before("/openapi.yaml", new Cors(origins, HandlerType.GET, assembly.securityHeaders));
+    }
+
+    private static void plantRoutes(Assembly assembly) {
+        PlantStoreApi api = assembly.api();
+        PlantStore store = api.store();
+        if (api.metrics().isPresent()) {
+            store = new MeteredPlantStore(store, api.metrics().get());
+        }
+        var routes = new PlantRoutes(store, api.maxBodyBytes());
+        AllowedMethods.only(assembly.config, COLLECTION, HandlerType.POST, guard(routes::create),
+                assembly.securityHeaders);
+        AllowedMethods.only(assembly.config, ITEM, HandlerType.DELETE, guard(routes::delete),
+                assembly.securityHeaders);
+    }
+
+    private static void apiDocs(Assembly assembly) {
+        if (!assembly.docs) {
+            return;
+        }
+        PlantStoreApi api = assembly.api();
+        ApiDocs.load(api.readiness().isPresent(),
+                api.documentedIssuer().map(issuer -> new ApiDocs.IdentityProvider(issuer, api.scopes())),
+                assembly.securityHeaders).mount(assembly.config);
+    }
+
+    private static void errorBodies(Assembly assembly) {
+        assembly.config.routes.exception(HttpResponseException.class,
+                (e, ctx) -> Json.respond(ctx, new ApiError(e.getStatus(), describe(e, ctx))));
+        assembly.config.routes.exception(Exception.class, (e, ctx) -> GuardedHandler.respondInternalError(ctx, e));
+    }
+
+    /** Micrometer is an optional dependency: its classes are touched only when metrics are on. */
+    private static void httpMetrics(Assembly assembly) {
+        if (assembly.api().metrics().isPresent()) {
+            HttpMetrics.bind(assembly.config, assembly.api().metrics().get());
+        }
+    }
+
+    private static void accessLog(Assembly assembly) {
+        ClientAddresses clients = assembly.api().clientAddresses();
+        assembly.onServer(server -> server.setRequestLog(new AccessLog(clients)));
+        assembly.config.requestLogger.http((ctx, millis) ->
+                ctx.req().setAttribute(AccessLog.ROUTE_ATTRIBUTE, RouteTemplate.of(ctx)));
     }
 
     /**
@@ -276,5 +441,80 @@ final class Pipeline {
 
     private static String describe(HttpResponseException e, Context ctx) {
         return e.getStatus() == 404 ? "no such resource: " + ctx.method().name() + " " + ctx.path() : e.getMessage();
+    }
+
+    /** One server's build as the steps install it: what they share, and what is applied once they have all run. */
+    static final class Assembly {
+
+        private final Target target;
+        private final JavalinConfig config;
+        private final boolean docs;
+        private final SecurityHeaders securityHeaders;
+        private final List<Handler.Wrapper> handlers = new ArrayList<>();
+        private final List<Consumer<Server>> serverSettings = new ArrayList<>();
+        private final List<Consumer<AbstractConnector>> connectorSettings = new ArrayList<>();
+        private BearerAuth auth;
+
+        private Assembly(Target target, JavalinConfig config, boolean docs) {
+            this.target = target;
+            this.config = config;
+            this.docs = docs;
+            this.securityHeaders = OWN_SERVER.contains(target.audience())
+                    ? SecurityHeaders.onEveryPath()
+                    : SecurityHeaders.onTheApisResponses();
+        }
+
+        private PlantStoreApi api() {
+            return target.api().orElseThrow();
+        }
+
+        /** The one {@link BearerAuth} of the server: the read-ahead asks it, the gate then finds its decision. */
+        private BearerAuth auth() {
+            if (auth == null) {
+                PlantStoreApi api = api();
+                auth = new BearerAuth(api.verifier(), api.authFailureLimit() == 0
+                        ? Optional.empty()
+                        : Optional.of(new AuthFailureLimiter(api.authFailureLimit(), System::nanoTime)), api.scopes(),
+                        api.clientAddresses());
+            }
+            return auth;
+        }
+
+        private void onServer(Consumer<Server> setting) {
+            serverSettings.add(setting);
+        }
+
+        private void onConnectors(Consumer<AbstractConnector> setting) {
+            connectorSettings.add(setting);
+        }
+
+        /**
+         * The server's settings, then the Jetty handlers nested in the steps' order around whatever handler the
+         * server has by then; Javalin nests itself innermost. Connectors exist only once Javalin creates its own,
+         * after these callbacks and before it fires {@code serverStarting}.
+         */
+        private void finish() {
+            var server = new AtomicReference<Server>();
+            config.jetty.modifyServer(jetty -> {
+                server.set(jetty);
+                serverSettings.forEach(setting -> setting.accept(jetty));
+                Handler inner = jetty.getHandler();
+                for (int i = handlers.size() - 1; i >= 0; i--) {
+                    Handler.Wrapper wrapper = handlers.get(i);
+                    wrapper.setHandler(inner);
+                    inner = wrapper;
+                }
+                jetty.setHandler(inner);
+            });
+            if (!connectorSettings.isEmpty()) {
+                config.events.serverStarting(() -> {
+                    for (Connector connector : server.get().getConnectors()) {
+                        if (connector instanceof AbstractConnector settable) {
+                            connectorSettings.forEach(setting -> setting.accept(settable));
+                        }
+                    }
+                });
+            }
+        }
     }
 }

@@ -12,8 +12,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
-import org.eclipse.jetty.server.AbstractConnector;
-import org.eclipse.jetty.server.Connector;
 
 /**
  * The Plant Store API as a standalone server. Besides the API it answers the {@link Health} routes without
@@ -96,15 +94,6 @@ public final class PlantStoreServer implements AutoCloseable {
                     : new IllegalStateException("the server did not start", e.getCause());
         } catch (JavalinException e) {
             throw new IllegalStateException("the server did not start", e.getCause());
-        }
-        for (Connector connector : app.jettyServer().server().getConnectors()) {
-            if (connector instanceof AbstractConnector timed) {
-                // While stopping, Jetty cuts every connection silent for this long (1 s by default), which would cut
-                // a request in flight whose body pauses. Half the stop timeout lets a body pause for seconds and
-                // still leaves the stop time to end cleanly: a connection that never sent a request waits this long
-                // too. Idle keep-alive connections are closed at once by GracefulStopHandler.
-                timed.setShutdownIdleTimeout(STOP_TIMEOUT.toMillis() / 2);
-            }
         }
         return new PlantStoreServer(app, host, draining, ready);
     }
