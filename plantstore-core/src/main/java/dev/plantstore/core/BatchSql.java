@@ -13,10 +13,10 @@ import java.util.Map;
  * The SQL of one group-commit transaction: lock the batch's ids, read what they hold, apply the writes in the order
  * they were submitted, commit. A create inserts unless its id holds a plant and a delete removes whatever its id holds,
  * so the table ends as the store's own decisions, taken in Java from what was read, say it must. PostgreSQL's version
- * is one round trip whatever the batch size; the standard one (SQLite) runs in the process, where a statement costs
+ * is one round trip whatever the batch size; SQLite's runs in the process, where a statement costs
  * no round trip.
  */
-abstract sealed class BatchSql permits PostgresBatchSql, StandardBatchSql {
+abstract sealed class BatchSql permits PostgresBatchSql, SqliteBatchSql {
 
     /** One write as the database applies it. */
     sealed interface Op permits InsertIfAbsent, Delete {
@@ -41,14 +41,14 @@ abstract sealed class BatchSql permits PostgresBatchSql, StandardBatchSql {
     }
 
     /**
-     * The statements for the database behind {@code connection}; every statement gives up after the time-out. Each
-     * write that takes effect records its events through {@code events} in the same transaction.
+     * The statements in {@code dialect}; every statement gives up after the time-out. Each write that takes effect
+     * records its events through {@code events} in the same transaction.
      */
-    static BatchSql forDatabase(Connection connection, int queryTimeoutSeconds, EventSql events) throws SQLException {
-        String product = connection.getMetaData().getDatabaseProductName();
-        return "PostgreSQL".equals(product)
-                ? new PostgresBatchSql(queryTimeoutSeconds, events)
-                : new StandardBatchSql(queryTimeoutSeconds, events, "SQLite".equals(product));
+    static BatchSql of(Dialect dialect, int queryTimeoutSeconds, EventSql events) {
+        return switch (dialect) {
+            case POSTGRESQL -> new PostgresBatchSql(queryTimeoutSeconds, events);
+            case SQLITE -> new SqliteBatchSql(queryTimeoutSeconds, events);
+        };
     }
 
     /**

@@ -60,14 +60,10 @@ final class JdbcOutbox implements Outbox {
 
     private final WriteTurns writeTurns;
 
-    private JdbcOutbox(DataSource dataSource, boolean postgres) {
+    JdbcOutbox(DataSource dataSource, Dialect dialect) {
         this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
-        this.postgres = postgres;
-        this.writeTurns = WriteTurns.forDatabase(postgres);
-    }
-
-    static JdbcOutbox on(DataSource dataSource, Connection connection) throws SQLException {
-        return new JdbcOutbox(dataSource, isPostgres(connection));
+        this.postgres = dialect == Dialect.POSTGRESQL;
+        this.writeTurns = WriteTurns.of(dialect);
     }
 
     /** The turns this outbox's writes take, which the store's writes on the same database must take too. */
@@ -75,17 +71,13 @@ final class JdbcOutbox implements Outbox {
         return writeTurns;
     }
 
-    static boolean isPostgres(Connection connection) throws SQLException {
-        return "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
-    }
-
     /**
      * Creates the table when missing. Every release that knows it creates it, and one that does not ignores it, so it
      * needs no schema version of its own; a column added since is added to a table that lacks it. The partial indexes
      * serve the claim: pending events in order, and the earliest pending one of a plant id.
      */
-    static void ensureTable(Connection connection, Statement statement) throws SQLException {
-        boolean postgres = isPostgres(connection);
+    static void ensureTable(Statement statement, Dialect dialect) throws SQLException {
+        boolean postgres = dialect == Dialect.POSTGRESQL;
         String seq = postgres ? "seq BIGSERIAL PRIMARY KEY" : "seq INTEGER PRIMARY KEY AUTOINCREMENT";
         statement.execute("CREATE TABLE IF NOT EXISTS webhook_outbox (" + seq + ", receiver TEXT NOT NULL, "
                 + "plant_id BIGINT NOT NULL, type TEXT NOT NULL, name TEXT, tag TEXT, recorded_at BIGINT NOT NULL, "

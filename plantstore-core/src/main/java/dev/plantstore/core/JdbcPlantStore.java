@@ -44,10 +44,11 @@ final class JdbcPlantStore implements PlantStore {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive");
         }
-        Schema.ensure(dataSource);
+        Dialect dialect = Dialect.of(dataSource);
+        Schema.ensure(dataSource, dialect);
         this.events = new EventSql(receivers);
-        this.sql = statementsFor(dataSource, (int) Math.max(1, timeout.toSeconds()), events);
-        this.outbox = outboxOn(dataSource);
+        this.sql = BatchSql.of(dialect, (int) Math.max(1, timeout.toSeconds()), events);
+        this.outbox = new JdbcOutbox(dataSource, dialect);
         this.writer = new GroupCommitWriter(new Transactions(), timeout, listener);
     }
 
@@ -108,22 +109,6 @@ final class JdbcPlantStore implements PlantStore {
             } catch (SQLException e) {
                 cause.addSuppressed(e);
             }
-        }
-    }
-
-    private static BatchSql statementsFor(DataSource dataSource, int queryTimeoutSeconds, EventSql events) {
-        try (Connection connection = dataSource.getConnection()) {
-            return BatchSql.forDatabase(connection, queryTimeoutSeconds, events);
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the plant store could not be opened", e);
-        }
-    }
-
-    private static JdbcOutbox outboxOn(DataSource dataSource) {
-        try (Connection connection = dataSource.getConnection()) {
-            return JdbcOutbox.on(dataSource, connection);
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the plant store could not be opened", e);
         }
     }
 

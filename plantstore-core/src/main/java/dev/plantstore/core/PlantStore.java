@@ -69,13 +69,14 @@ public interface PlantStore extends AutoCloseable {
      * committed; concurrent ones share a transaction (group commit). An operation that cannot finish within five
      * seconds throws {@link StoreUnavailableException}.
      *
-     * <p>SQLite and PostgreSQL are supported and tested. On PostgreSQL any number of stores, in any number of
-     * processes, may share one database: each transaction takes advisory locks on its ids in ascending order
-     * ({@code pg_advisory_xact_lock}), so they never deadlock. {@link #isAvailable()} is false while a write cannot
-     * commit. The store opens and closes its connections through {@code dataSource} as it needs them: give it a
-     * pool.
+     * <p>SQLite and PostgreSQL are supported and tested; the store refuses to open on any other database. On
+     * PostgreSQL any number of stores, in any number of processes, may share one database: each transaction takes
+     * advisory locks on its ids in ascending order ({@code pg_advisory_xact_lock}), so they never deadlock.
+     * {@link #isAvailable()} is false while a write cannot commit. The store opens and closes its connections
+     * through {@code dataSource} as it needs them: give it a pool.
      *
      * @throws StoreUnavailableException when the database cannot be reached or its schema is of a newer release
+     * @throws IllegalArgumentException when the database is neither SQLite nor PostgreSQL
      */
     static PlantStore jdbc(DataSource dataSource) {
         return jdbc(dataSource, JdbcStoreSettings.defaults());

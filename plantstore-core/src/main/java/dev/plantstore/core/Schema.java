@@ -17,13 +17,13 @@ final class Schema {
     private Schema() {
     }
 
-    static void ensure(DataSource dataSource) {
+    static void ensure(DataSource dataSource, Dialect dialect) {
         try {
-            ensureOnce(dataSource);
+            ensureOnce(dataSource, dialect);
         } catch (SQLException first) {
             // Two instances starting together may race to create the tables; the loser finds them on its retry.
             try {
-                ensureOnce(dataSource);
+                ensureOnce(dataSource, dialect);
             } catch (SQLException second) {
                 second.addSuppressed(first);
                 throw new StoreUnavailableException("the plant store could not be opened", second);
@@ -31,7 +31,7 @@ final class Schema {
         }
     }
 
-    private static void ensureOnce(DataSource dataSource) throws SQLException {
+    private static void ensureOnce(DataSource dataSource, Dialect dialect) throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             connection.setAutoCommit(false);
             try {
@@ -45,7 +45,7 @@ final class Schema {
                     throw new StoreUnavailableException("the database holds schema version " + version
                             + ", newer than this release's " + VERSION + "; run a newer plantstore");
                 }
-                JdbcOutbox.ensureTable(connection, statement);
+                JdbcOutbox.ensureTable(statement, dialect);
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
                 connection.rollback();

@@ -41,9 +41,13 @@ public final class UndeliverableEvents {
         this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
     }
 
-    /** The undeliverable events in the database behind {@code dataSource}, a SQLite or PostgreSQL store's. */
+    /**
+     * The undeliverable events in the database behind {@code dataSource}, a SQLite or PostgreSQL store's.
+     *
+     * @throws IllegalArgumentException when the database is neither
+     */
     public static UndeliverableEvents in(DataSource dataSource) {
-        Schema.ensure(dataSource);
+        Schema.ensure(dataSource, Dialect.of(dataSource));
         return new UndeliverableEvents(dataSource);
     }
 

@@ -23,8 +23,8 @@ final class WriteTurns {
         this.turn = turn;
     }
 
-    static WriteTurns forDatabase(boolean postgres) {
-        return new WriteTurns(postgres ? null : new ReentrantLock(true));
+    static WriteTurns of(Dialect dialect) {
+        return new WriteTurns(dialect == Dialect.POSTGRESQL ? null : new ReentrantLock(true));
     }
 
     <T> T take(Work<T> work) throws SQLException {
