@@ -1,16 +1,33 @@
 package dev.plantstore.app;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** Closing what the server holds, in order, each step whatever the ones before it threw. */
+/**
+ * What the server has opened, closed by one call, the last opened first, each whatever the ones before it threw: the
+ * same call whether the start failed half-way or the server is stopping.
+ */
 final class Closing {
-
-    private Closing() {
-    }
 
     /** One thing to close, named for the line that reports its failure. */
     record Step(String what, Runnable close) {
+    }
+
+    private final Deque<Step> opened = new ArrayDeque<>();
+
+    /** Records {@code resource}, just opened, to be closed with {@code close} before anything opened earlier. */
+    <T> T opened(String what, T resource, Consumer<T> close) {
+        opened.push(new Step(what, () -> close.accept(resource)));
+        return resource;
+    }
+
+    /** Closes everything recorded, the last opened first; see {@link #closeAll(List, Consumer)}. */
+    boolean closeAll(Consumer<String> report) {
+        List<Step> steps = List.copyOf(opened);
+        opened.clear();
+        return closeAll(steps, report);
     }
 
     /**

@@ -21,6 +21,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 
 /** {@code java -jar plantstore.jar}: wires options, tokens, store and server together and runs until stopped. */
 public final class Main {
@@ -70,34 +73,30 @@ public final class Main {
         System.exit(status);
     }
 
+    /**
+     * Opens what the server needs, in order, each recorded in one {@link Closing} as it opens: a start that fails
+     * part-way closes what it had opened with the same call that a stop closes everything with.
+     */
     private static void start(Options options, Options.Secrets secrets, Console out, Interrupts interrupts)
             throws UsageException, StartupException {
+        var opened = new Closing();
+        try {
+            started(options, secrets, out, interrupts, opened);
+        } catch (UsageException | StartupException | RuntimeException e) {
+            opened.closeAll(out::println);
+            throw e;
+        }
+    }
+
+    private static void started(Options options, Options.Secrets secrets, Console out, Interrupts interrupts,
+                                Closing opened) throws UsageException, StartupException {
         Map<String, String> tokens = Tokens.named(secrets.tokens(), options.tokensFile());
-        String generatedToken = null;
+        Optional<String> generatedToken = Optional.empty();
         if (tokens.isEmpty() && options.oidcIssuer().isEmpty()) {
-            generatedToken = Tokens.generate();
-            tokens = Map.of("generated", generatedToken);
+            generatedToken = Optional.of(Tokens.generate());
+            tokens = Map.of("generated", generatedToken.get());
         }
-        List<Runnable> verifiersToClose = new ArrayList<>();
-        List<TokenVerifier> accepted = new ArrayList<>();
-        // The identity provider's verifier first: it refuses what is not a JWT by its shape alone, while the static
-        // tokens' check hashes whatever it is given, and a JWT is then hashed once rather than twice.
-        if (options.oidcIssuer().isPresent()) {
-            var oidc = OidcTokenVerifier.start(options.oidcIssuer().get(), options.oidcAudience().orElseThrow(),
-                    Duration.ofSeconds(options.oidcClockSkewSeconds()));
-            verifiersToClose.add(oidc::close);
-            accepted.add(oidc);
-        }
-        if (options.tokensFile().isPresent()) {
-            var reloading = ReloadingTokens.watch(options.tokensFile().get(),
-                    () -> staticTokens(Tokens.named(secrets.tokens(), options.tokensFile())),
-                    ReloadingTokens.CHECK_EVERY);
-            verifiersToClose.add(reloading::close);
-            accepted.add(reloading);
-        } else if (!tokens.isEmpty()) {
-            accepted.add(staticTokens(tokens));
-        }
-        TokenVerifier verifier = TokenVerifier.firstOf(accepted);
+        TokenVerifier verifier = verifier(options, secrets, tokens, opened);
 
         // Metrics are recorded only when something can read them.
         Optional<PrometheusMeterRegistry> metrics = options.managementPort().isPresent()
@@ -106,66 +105,27 @@ public final class Main {
         Optional<Webhooks> webhooks = WebhookConfig.configured(options.webhookUrls(), secrets.webhookSecret(),
                 options.webhookSecretFile(),
                 metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE));
-        OpenStore store = OpenStore.open(options.store(), secrets,
-                metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks);
-        PlantStoreApi api;
-        try {
-            api = PlantStoreApi.of(store.store(), verifier)
-                    .withMaxBodyBytes(options.maxBodyBytes())
-                    .withDocs(options.docs())
-                    .withCorsOrigins(options.corsOrigins())
-                    .withAuthFailureLimit(options.authFailureLimit());
-        } catch (IllegalArgumentException e) {
-            store.close();
-            throw new UsageException("--cors-origins: " + e.getMessage());
-        }
-        if (options.oidcIssuer().isPresent()) {
-            api = api.withDocumentedIssuer(options.oidcIssuer().get());
-        }
-        try {
-            api = api.withTrustedProxies(options.trustedProxies());
-        } catch (IllegalArgumentException e) {
-            store.close();
-            throw new UsageException("--trusted-proxies: " + e.getMessage());
-        }
-        try {
-            api = api.withScopes(options.createScope(), options.deleteScope());
-        } catch (IllegalArgumentException e) {
-            store.close();
-            throw new UsageException("--oidc-create-scope, --oidc-delete-scope: " + e.getMessage());
-        }
-        if (metrics.isPresent()) {
-            api = api.withMetrics(metrics.get());
-        }
-        PlantStoreServer server;
-        try {
-            server = PlantStoreServer.start(api, options.host(), options.port(),
-                    new ClientLimits(Duration.ofSeconds(options.idleTimeoutSeconds()), options.maxConnections(),
-                            options.minBodyRate()));
-        } catch (UncheckedIOException e) {
-            store.close();
-            throw new StartupException("cannot listen on " + options.host() + ":" + options.port() + ": "
-                    + Failures.rootMessage(e));
-        }
-        Optional<ManagementServer> management = Optional.empty();
-        if (metrics.isPresent()) {
-            try {
-                management = Optional.of(ManagementServer.start(options.managementHost(),
-                        options.managementPort().getAsInt(), server::isReady, metrics.get()));
-            } catch (JavalinBindException e) {
-                server.close();
-                store.close();
-                throw new StartupException("cannot listen on " + options.managementHost() + ":"
-                        + options.managementPort().getAsInt() + " (management): " + Failures.rootMessage(e));
-            }
-        }
-        Optional<ManagementServer> managementServer = management;
+        OpenStore store = opened.opened("the store", OpenStore.open(options.store(), secrets,
+                metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks),
+                OpenStore::close);
+        PlantStoreApi api = api(options, store, verifier, metrics);
+
+        // The management port first, so that it closes after the server and reports on the server's whole stop; it
+        // is not ready before the server is.
+        var serverReady = new AtomicReference<BooleanSupplier>(() -> false);
+        Optional<ManagementServer> management = metrics.isPresent()
+                ? Optional.of(opened.opened("the management server",
+                        managementServer(options, () -> serverReady.get().getAsBoolean(), metrics.get()),
+                        ManagementServer::close))
+                : Optional.empty();
+        PlantStoreServer server = opened.opened("the server", server(options, api), PlantStoreServer::close);
+        serverReady.set(server::isReady);
+
         Duration drain = Duration.ofSeconds(options.drainSeconds());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             interrupts.stopping();
-            stop(server, managementServer, drain, store, verifiersToClose, out);
-        },
-                "plantstore-shutdown"));
+            stop(server, drain, opened, out);
+        }, "plantstore-shutdown"));
 
         out.println("store " + OpenStore.describe(options.store()) + " (" + promise(options.store()) + ")");
         options.oidcIssuer().ifPresent(issuer -> out.println("access tokens from " + issuer + " for audience "
@@ -173,14 +133,82 @@ public final class Main {
         webhooks.ifPresent(w -> out.println("webhooks to " + w.receivers().size() + " receiver"
                 + (w.receivers().size() == 1 ? "" : "s") + ", each event retried for " + w.retryPeriod().toHours()
                 + " h"));
-        managementServer.ifPresent(m -> out.println("plantstore management on http://"
+        management.ifPresent(m -> out.println("plantstore management on http://"
                 + hostForUrl(options.managementHost()) + ":" + m.port()));
         String url = "http://" + hostForUrl(options.host()) + ":" + server.port();
-        if (generatedToken != null) {
-            printGeneratedToken(out, generatedToken, url);
-        }
+        generatedToken.ifPresent(token -> printGeneratedToken(out, token, url));
         // Last, so that whoever waits for this line finds everything above it already printed.
         out.println("plantstore listening on " + url);
+    }
+
+    /**
+     * The identity provider's verifier first: it refuses what is not a JWT by its shape alone, while the static
+     * tokens' check hashes whatever it is given, and a JWT is then hashed once rather than twice.
+     */
+    private static TokenVerifier verifier(Options options, Options.Secrets secrets, Map<String, String> tokens,
+                                          Closing opened) throws UsageException {
+        List<TokenVerifier> accepted = new ArrayList<>();
+        if (options.oidcIssuer().isPresent()) {
+            accepted.add(opened.opened("a token verifier", OidcTokenVerifier.start(options.oidcIssuer().get(),
+                    options.oidcAudience().orElseThrow(), Duration.ofSeconds(options.oidcClockSkewSeconds())),
+                    OidcTokenVerifier::close));
+        }
+        if (options.tokensFile().isPresent()) {
+            accepted.add(opened.opened("a token verifier", ReloadingTokens.watch(options.tokensFile().get(),
+                    () -> staticTokens(Tokens.named(secrets.tokens(), options.tokensFile())),
+                    ReloadingTokens.CHECK_EVERY), ReloadingTokens::close));
+        } else if (!tokens.isEmpty()) {
+            accepted.add(staticTokens(tokens));
+        }
+        return TokenVerifier.firstOf(accepted);
+    }
+
+    /** The API as the options configure it; a value the API refuses is a usage error naming its option. */
+    private static PlantStoreApi api(Options options, OpenStore store, TokenVerifier verifier,
+                                     Optional<PrometheusMeterRegistry> metrics) throws UsageException {
+        PlantStoreApi api = PlantStoreApi.of(store.store(), verifier)
+                .withMaxBodyBytes(options.maxBodyBytes())
+                .withDocs(options.docs())
+                .withAuthFailureLimit(options.authFailureLimit());
+        api = configured(api, "--cors-origins", given -> given.withCorsOrigins(options.corsOrigins()));
+        api = configured(api, "--trusted-proxies", given -> given.withTrustedProxies(options.trustedProxies()));
+        api = configured(api, "--oidc-create-scope, --oidc-delete-scope",
+                given -> given.withScopes(options.createScope(), options.deleteScope()));
+        if (options.oidcIssuer().isPresent()) {
+            api = api.withDocumentedIssuer(options.oidcIssuer().get());
+        }
+        return metrics.isPresent() ? api.withMetrics(metrics.get()) : api;
+    }
+
+    private static PlantStoreApi configured(PlantStoreApi api, String flags, UnaryOperator<PlantStoreApi> setting)
+            throws UsageException {
+        try {
+            return setting.apply(api);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(flags + ": " + e.getMessage());
+        }
+    }
+
+    private static PlantStoreServer server(Options options, PlantStoreApi api) throws StartupException {
+        try {
+            return PlantStoreServer.start(api, options.host(), options.port(),
+                    new ClientLimits(Duration.ofSeconds(options.idleTimeoutSeconds()), options.maxConnections(),
+                            options.minBodyRate()));
+        } catch (UncheckedIOException e) {
+            throw new StartupException("cannot listen on " + options.host() + ":" + options.port() + ": "
+                    + Failures.rootMessage(e));
+        }
+    }
+
+    private static ManagementServer managementServer(Options options, BooleanSupplier serverReady,
+                                                     PrometheusMeterRegistry metrics) throws StartupException {
+        try {
+            return ManagementServer.start(options.managementHost(), options.managementPort().getAsInt(), serverReady,
+                    metrics);
+        } catch (JavalinBindException e) {
+            throw new StartupException("cannot listen on " + options.managementHost() + ":"
+                    + options.managementPort().getAsInt() + " (management): " + Failures.rootMessage(e));
+        }
     }
 
     private static TokenVerifier staticTokens(Map<String, String> tokens) throws UsageException {
@@ -210,8 +238,7 @@ public final class Main {
      * was given and closes, and the process exits 0. The JVM would report 143 for SIGTERM however cleanly the hooks
      * ran; a requested, completed stop is a success, so the hook ends the process itself once the server is down.
      */
-    private static void stop(PlantStoreServer server, Optional<ManagementServer> management, Duration drain,
-                             OpenStore store, List<Runnable> verifiers, Console out) {
+    private static void stop(PlantStoreServer server, Duration drain, Closing opened, Console out) {
         server.drain();
         if (!drain.isZero()) {
             out.println("plantstore draining: not ready, serving for " + drain.toSeconds() + " s more");
@@ -221,12 +248,7 @@ public final class Main {
                 Thread.currentThread().interrupt();
             }
         }
-        List<Closing.Step> steps = new ArrayList<>();
-        steps.add(new Closing.Step("the server", server::close));
-        management.ifPresent(m -> steps.add(new Closing.Step("the management server", m::close)));
-        steps.add(new Closing.Step("the store", store::close));
-        verifiers.forEach(close -> steps.add(new Closing.Step("a token verifier", close)));
-        boolean clean = Closing.closeAll(steps, out::println);
+        boolean clean = opened.closeAll(out::println);
         out.println(clean ? "plantstore stopped" : "plantstore stopped, but something failed to close (above)");
         Runtime.getRuntime().halt(clean ? 0 : STARTUP_ERROR);
     }

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A stop closes everything, in order, whatever an earlier step throws. */
+/** A stop, or a start that failed part-way, closes everything opened, in order, whatever an earlier step throws. */
 class ClosingTest {
 
     private final List<String> closed = new ArrayList<>();
@@ -44,5 +44,17 @@ class ClosingTest {
     void aCleanStopReportsNothing() {
         assertTrue(Closing.closeAll(List.of(new Closing.Step("the store", () -> closed.add("store"))), reported::add));
         assertEquals(List.of(), reported);
+    }
+
+    @Test
+    void whatWasOpenedClosesTheLastOpenedFirstAndOnlyOnce() {
+        var opened = new Closing();
+        opened.opened("a token verifier", "verifier", closed::add);
+        opened.opened("the store", "store", closed::add);
+        opened.opened("the server", "server", closed::add);
+
+        assertTrue(opened.closeAll(reported::add));
+        assertTrue(opened.closeAll(reported::add));
+        assertEquals(List.of("server", "store", "verifier"), closed);
     }
 }
