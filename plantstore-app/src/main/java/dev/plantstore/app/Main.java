@@ -1,5 +1,29 @@
 package dev.plantstore.app;
 
+import static dev.plantstore.app.Options.AUTH_FAILURE_LIMIT;
+import static dev.plantstore.app.Options.CORS_ORIGINS;
+import static dev.plantstore.app.Options.DOCS;
+import static dev.plantstore.app.Options.DRAIN_SECONDS;
+import static dev.plantstore.app.Options.HOST;
+import static dev.plantstore.app.Options.IDLE_TIMEOUT;
+import static dev.plantstore.app.Options.LOG_FORMAT;
+import static dev.plantstore.app.Options.MANAGEMENT_HOST;
+import static dev.plantstore.app.Options.MANAGEMENT_PORT;
+import static dev.plantstore.app.Options.MAX_BODY_BYTES;
+import static dev.plantstore.app.Options.MAX_CONNECTIONS;
+import static dev.plantstore.app.Options.MIN_BODY_RATE;
+import static dev.plantstore.app.Options.OIDC_AUDIENCE;
+import static dev.plantstore.app.Options.OIDC_CLOCK_SKEW;
+import static dev.plantstore.app.Options.OIDC_CREATE_SCOPE;
+import static dev.plantstore.app.Options.OIDC_DELETE_SCOPE;
+import static dev.plantstore.app.Options.OIDC_ISSUER;
+import static dev.plantstore.app.Options.PORT;
+import static dev.plantstore.app.Options.STORE;
+import static dev.plantstore.app.Options.TOKENS_FILE;
+import static dev.plantstore.app.Options.TRUSTED_PROXIES;
+import static dev.plantstore.app.Options.WEBHOOK_SECRET_FILE;
+import static dev.plantstore.app.Options.WEBHOOK_URL;
+
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.WebhookListener;
@@ -49,7 +73,7 @@ public final class Main {
             return;
         }
         // Output and logging are configured once, here, before anything can log.
-        Console out = Console.install(options.logFormat());
+        Console out = Console.install(options.get(LOG_FORMAT));
         Interrupts interrupts = Interrupts.install(out);
         if (options.help()) {
             out.print(Options.USAGE);
@@ -90,22 +114,22 @@ public final class Main {
 
     private static void started(Options options, Options.Secrets secrets, Console out, Interrupts interrupts,
                                 Closing opened) throws UsageException, StartupException {
-        Map<String, String> tokens = Tokens.named(secrets.tokens(), options.tokensFile());
+        Map<String, String> tokens = Tokens.named(secrets.tokens(), options.get(TOKENS_FILE));
         Optional<String> generatedToken = Optional.empty();
-        if (tokens.isEmpty() && options.oidcIssuer().isEmpty()) {
+        if (tokens.isEmpty() && options.get(OIDC_ISSUER).isEmpty()) {
             generatedToken = Optional.of(Tokens.generate());
             tokens = Map.of("generated", generatedToken.get());
         }
         TokenVerifier verifier = verifier(options, secrets, tokens, opened);
 
         // Metrics are recorded only when something can read them.
-        Optional<PrometheusMeterRegistry> metrics = options.managementPort().isPresent()
+        Optional<PrometheusMeterRegistry> metrics = options.get(MANAGEMENT_PORT).isPresent()
                 ? Optional.of(jvmMeasured(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
                 : Optional.empty();
-        Optional<Webhooks> webhooks = WebhookConfig.configured(options.webhookUrls(), secrets.webhookSecret(),
-                options.webhookSecretFile(),
+        Optional<Webhooks> webhooks = WebhookConfig.configured(options.get(WEBHOOK_URL), secrets.webhookSecret(),
+                options.get(WEBHOOK_SECRET_FILE),
                 metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE));
-        OpenStore store = opened.opened("the store", OpenStore.open(options.store(), secrets,
+        OpenStore store = opened.opened("the store", OpenStore.open(options.get(STORE), secrets,
                 metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks),
                 OpenStore::close);
         PlantStoreApi api = api(options, store, verifier, metrics);
@@ -121,21 +145,22 @@ public final class Main {
         PlantStoreServer server = opened.opened("the server", server(options, api), PlantStoreServer::close);
         serverReady.set(server::isReady);
 
-        Duration drain = Duration.ofSeconds(options.drainSeconds());
+        Duration drain = options.get(DRAIN_SECONDS);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             interrupts.stopping();
             stop(server, drain, opened, out);
         }, "plantstore-shutdown"));
 
-        out.println("store " + OpenStore.describe(options.store()) + " (" + promise(options.store()) + ")");
-        options.oidcIssuer().ifPresent(issuer -> out.println("access tokens from " + issuer + " for audience "
-                + options.oidcAudience().orElseThrow() + " (its keys are fetched when a token first needs them)"));
+        out.println("store " + OpenStore.describe(options.get(STORE)) + " (" + promise(options.get(STORE)) + ")");
+        options.get(OIDC_ISSUER).ifPresent(issuer -> out.println("access tokens from " + issuer + " for audience "
+                + options.get(OIDC_AUDIENCE).orElseThrow()
+                + " (its keys are fetched when a token first needs them)"));
         webhooks.ifPresent(w -> out.println("webhooks to " + w.receivers().size() + " receiver"
                 + (w.receivers().size() == 1 ? "" : "s") + ", each event retried for " + w.retryPeriod().toHours()
                 + " h"));
         management.ifPresent(m -> out.println("plantstore management on http://"
-                + hostForUrl(options.managementHost()) + ":" + m.port()));
-        String url = "http://" + hostForUrl(options.host()) + ":" + server.port();
+                + hostForUrl(options.get(MANAGEMENT_HOST)) + ":" + m.port()));
+        String url = "http://" + hostForUrl(options.get(HOST)) + ":" + server.port();
         generatedToken.ifPresent(token -> printGeneratedToken(out, token, url));
         // Last, so that whoever waits for this line finds everything above it already printed.
         out.println("plantstore listening on " + url);
@@ -148,14 +173,14 @@ public final class Main {
     private static TokenVerifier verifier(Options options, Options.Secrets secrets, Map<String, String> tokens,
                                           Closing opened) throws UsageException {
         List<TokenVerifier> accepted = new ArrayList<>();
-        if (options.oidcIssuer().isPresent()) {
-            accepted.add(opened.opened("a token verifier", OidcTokenVerifier.start(options.oidcIssuer().get(),
-                    options.oidcAudience().orElseThrow(), Duration.ofSeconds(options.oidcClockSkewSeconds())),
+        if (options.get(OIDC_ISSUER).isPresent()) {
+            accepted.add(opened.opened("a token verifier", OidcTokenVerifier.start(options.get(OIDC_ISSUER).get(),
+                    options.get(OIDC_AUDIENCE).orElseThrow(), options.get(OIDC_CLOCK_SKEW)),
                     OidcTokenVerifier::close));
         }
-        if (options.tokensFile().isPresent()) {
-            accepted.add(opened.opened("a token verifier", ReloadingTokens.watch(options.tokensFile().get(),
-                    () -> staticTokens(Tokens.named(secrets.tokens(), options.tokensFile())),
+        if (options.get(TOKENS_FILE).isPresent()) {
+            accepted.add(opened.opened("a token verifier", ReloadingTokens.watch(options.get(TOKENS_FILE).get(),
+                    () -> staticTokens(Tokens.named(secrets.tokens(), options.get(TOKENS_FILE))),
                     ReloadingTokens.CHECK_EVERY), ReloadingTokens::close));
         } else if (!tokens.isEmpty()) {
             accepted.add(staticTokens(tokens));
@@ -167,15 +192,16 @@ public final class Main {
     private static PlantStoreApi api(Options options, OpenStore store, TokenVerifier verifier,
                                      Optional<PrometheusMeterRegistry> metrics) throws UsageException {
         PlantStoreApi api = PlantStoreApi.of(store.store(), verifier)
-                .withMaxBodyBytes(options.maxBodyBytes())
-                .withDocs(options.docs())
-                .withAuthFailureLimit(options.authFailureLimit());
-        api = configured(api, "--cors-origins", given -> given.withCorsOrigins(options.corsOrigins()));
-        api = configured(api, "--trusted-proxies", given -> given.withTrustedProxies(options.trustedProxies()));
+                .withMaxBodyBytes(options.get(MAX_BODY_BYTES))
+                .withDocs(options.get(DOCS))
+                .withAuthFailureLimit(options.get(AUTH_FAILURE_LIMIT));
+        api = configured(api, "--cors-origins", given -> given.withCorsOrigins(options.get(CORS_ORIGINS)));
+        api = configured(api, "--trusted-proxies",
+                given -> given.withTrustedProxies(options.get(TRUSTED_PROXIES)));
         api = configured(api, "--oidc-create-scope, --oidc-delete-scope",
-                given -> given.withScopes(options.createScope(), options.deleteScope()));
-        if (options.oidcIssuer().isPresent()) {
-            api = api.withDocumentedIssuer(options.oidcIssuer().get());
+                given -> given.withScopes(options.get(OIDC_CREATE_SCOPE), options.get(OIDC_DELETE_SCOPE)));
+        if (options.get(OIDC_ISSUER).isPresent()) {
+            api = api.withDocumentedIssuer(options.get(OIDC_ISSUER).get());
         }
         return metrics.isPresent() ? api.withMetrics(metrics.get()) : api;
     }
@@ -191,11 +217,11 @@ public final class Main {
 
     private static PlantStoreServer server(Options options, PlantStoreApi api) throws StartupException {
         try {
-            return PlantStoreServer.start(api, options.host(), options.port(),
-                    new ClientLimits(Duration.ofSeconds(options.idleTimeoutSeconds()), options.maxConnections(),
-                            options.minBodyRate()));
+            return PlantStoreServer.start(api, options.get(HOST), options.get(PORT),
+                    new ClientLimits(options.get(IDLE_TIMEOUT), options.get(MAX_CONNECTIONS),
+                            options.get(MIN_BODY_RATE)));
         } catch (UncheckedIOException e) {
-            throw new StartupException("cannot listen on " + options.host() + ":" + options.port() + ": "
+            throw new StartupException("cannot listen on " + options.get(HOST) + ":" + options.get(PORT) + ": "
                     + Failures.rootMessage(e));
         }
     }
@@ -203,11 +229,11 @@ public final class Main {
     private static ManagementServer managementServer(Options options, BooleanSupplier serverReady,
                                                      PrometheusMeterRegistry metrics) throws StartupException {
         try {
-            return ManagementServer.start(options.managementHost(), options.managementPort().getAsInt(), serverReady,
-                    metrics);
+            return ManagementServer.start(options.get(MANAGEMENT_HOST), options.get(MANAGEMENT_PORT).getAsInt(),
+                    serverReady, metrics);
         } catch (JavalinBindException e) {
-            throw new StartupException("cannot listen on " + options.managementHost() + ":"
-                    + options.managementPort().getAsInt() + " (management): " + Failures.rootMessage(e));
+            throw new StartupException("cannot listen on " + options.get(MANAGEMENT_HOST) + ":"
+                    + options.get(MANAGEMENT_PORT).getAsInt() + " (management): " + Failures.rootMessage(e));
         }
     }
 

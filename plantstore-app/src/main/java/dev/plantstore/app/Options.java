@@ -7,6 +7,7 @@ import dev.plantstore.oidc.OidcTokenVerifier;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,16 +26,11 @@ import java.util.OptionalInt;
  * derived from that declaration. The table is this class's own rather than picocli's: picocli's environment fallback
  * ({@code ${env:VAR:-default}}) forgets whether a value came from the flag or the variable, which every refusal here
  * names, and the flags, values and messages must stay as they are; a declaration per option does the rest.
- * To add an option: declare its constant and list it in {@link #TABLE} where {@code --help} should show it; add its
- * component to this record and read it in {@link #from}; add its row to the options table of docs/running.md, which
- * {@code OptionsTableTest} checks.
+ * A parsed value is read by its declaration, {@code options.get(Options.PORT)}, typed by it. To add an option:
+ * declare its constant and list it in {@link #TABLE} where {@code --help} should show it, and add its row to the
+ * options table of docs/running.md, which {@code OptionsTableTest} checks.
  */
-record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFile, StoreSpec store, boolean docs,
-               List<String> corsOrigins, int authFailureLimit, int idleTimeoutSeconds, OptionalInt managementPort,
-               String managementHost, LogFormat logFormat, int drainSeconds, int maxConnections,
-               int minBodyRate, List<URI> webhookUrls, Optional<Path> webhookSecretFile, Optional<URI> oidcIssuer,
-               Optional<String> oidcAudience, int oidcClockSkewSeconds, String createScope, String deleteScope,
-               List<String> trustedProxies, boolean help) {
+final class Options {
 
     /** How log lines are written: for people, or one JSON object per line for a collector. */
     enum LogFormat { TEXT, JSON }
@@ -75,9 +71,10 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
                     + "of them, for the refused-token limit and the access line; any other peer's such headers are "
                     + "ignored",
             given -> parseList(given.value()), List.of(), "none");
-    static final Option<Integer> IDLE_TIMEOUT = Option.of("--idle-timeout", "SECONDS",
+    static final Option<Duration> IDLE_TIMEOUT = Option.of("--idle-timeout", "SECONDS",
             "close a connection silent this long: idle, stalled in its headers, or in a body, which gets 408",
-            given -> parseInt(given, 1, 3_600), String.valueOf(PlantStoreServer.DEFAULT_IDLE_TIMEOUT.toSeconds()));
+            given -> parseSeconds(given, 1, 3_600),
+            String.valueOf(PlantStoreServer.DEFAULT_IDLE_TIMEOUT.toSeconds()));
     static final Option<OptionalInt> MANAGEMENT_PORT = Option.withoutDefault("--management-port", "PORT",
             "also serve GET /metrics (Prometheus), /health/live and /health/ready, without a token, on this port, "
                     + "0 for any free port",
@@ -90,10 +87,10 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
      * Long enough for a load balancer checking readiness every 2 s to see two failed checks (HAProxy's
      * {@code inter 2s fall 2}, Kubernetes' {@code periodSeconds: 2, failureThreshold: 2}) with a second to spare.
      */
-    static final Option<Integer> DRAIN_SECONDS = Option.of("--drain-seconds", "N",
+    static final Option<Duration> DRAIN_SECONDS = Option.of("--drain-seconds", "N",
             "on SIGTERM, report not ready and keep serving this long before stopping, so a load balancer stops "
                     + "sending requests first",
-            given -> parseInt(given, 0, 600), "5");
+            given -> parseSeconds(given, 0, 600), "5");
     static final Option<Integer> MAX_CONNECTIONS = Option.of("--max-connections", "N",
             "open connections at most; past it new ones wait in the system's accept queue until one closes",
             given -> parseInt(given, 1, 1_000_000), String.valueOf(ClientLimits.DEFAULT_MAX_CONNECTIONS));
@@ -117,9 +114,9 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
     static final Option<Optional<String>> OIDC_AUDIENCE = Option.withoutDefault("--oidc-audience", "AUD",
             "the audience the issuer's tokens must name in aud; required with --oidc-issuer",
             given -> Optional.of(requireNonBlank(given)), Optional.empty(), "");
-    static final Option<Integer> OIDC_CLOCK_SKEW = Option.of("--oidc-clock-skew", "SECONDS",
+    static final Option<Duration> OIDC_CLOCK_SKEW = Option.of("--oidc-clock-skew", "SECONDS",
             "how far the issuer's clock may be from this one, for exp, nbf and iat",
-            given -> parseInt(given, 0, 600), "30");
+            given -> parseSeconds(given, 0, 600), "30");
     static final Option<String> OIDC_CREATE_SCOPE = Option.of("--oidc-create-scope", "SCOPE",
             "the scope a token needs to create plants (static tokens have every scope)", Options::requireNonBlank,
             PlantStoreApi.DEFAULT_CREATE_SCOPE);
@@ -263,19 +260,50 @@ record Options(String host, int port, int maxBodyBytes, Optional<Path> tokensFil
         }
     }
 
+    private final Map<Option<?>, Object> values;
+    private final boolean help;
+
+    private Options(Map<Option<?>, Object> values, boolean help) {
+        this.values = Map.copyOf(values);
+        this.help = help;
+    }
+
+    /** The value of {@code option}: as given, else its default. */
+    <T> T get(Option<T> option) {
+        // Only from() fills the map, each option with what its own parser returned.
+        @SuppressWarnings("unchecked")
+        T value = (T) values.get(option);
+        if (value == null) {
+            throw new IllegalArgumentException(option.flag() + " is not in Options.TABLE");
+        }
+        return value;
+    }
+
+    /** Whether {@code --help} or {@code -h} was given: then nothing else was read. */
+    boolean help() {
+        return help;
+    }
+
+    /** Every option's value, by its declaration. */
+    Map<Option<?>, Object> values() {
+        return values;
+    }
+
+    /** Each value parsed in the table's order, so that the first bad one is the one refused. */
     private static Options from(Map<String, Given> given, boolean help) throws UsageException {
         if (!help && OIDC_ISSUER.valueIn(given).isPresent() != OIDC_AUDIENCE.valueIn(given).isPresent()) {
             throw new UsageException("--oidc-issuer and --oidc-audience go together: a token is accepted only for "
                     + "this server's audience");
         }
-        return new Options(HOST.valueIn(given), PORT.valueIn(given), MAX_BODY_BYTES.valueIn(given),
-                TOKENS_FILE.valueIn(given), STORE.valueIn(given), DOCS.valueIn(given), CORS_ORIGINS.valueIn(given),
-                AUTH_FAILURE_LIMIT.valueIn(given), IDLE_TIMEOUT.valueIn(given), MANAGEMENT_PORT.valueIn(given),
-                MANAGEMENT_HOST.valueIn(given), LOG_FORMAT.valueIn(given), DRAIN_SECONDS.valueIn(given),
-                MAX_CONNECTIONS.valueIn(given), MIN_BODY_RATE.valueIn(given), WEBHOOK_URL.valueIn(given),
-                WEBHOOK_SECRET_FILE.valueIn(given), OIDC_ISSUER.valueIn(given), OIDC_AUDIENCE.valueIn(given),
-                OIDC_CLOCK_SKEW.valueIn(given), OIDC_CREATE_SCOPE.valueIn(given), OIDC_DELETE_SCOPE.valueIn(given),
-                TRUSTED_PROXIES.valueIn(given), help);
+        Map<Option<?>, Object> values = new HashMap<>();
+        for (Option<?> option : TABLE) {
+            values.put(option, option.valueIn(given));
+        }
+        return new Options(values, help);
+    }
+
+    private static Duration parseSeconds(Given given, int min, int max) throws UsageException {
+        return Duration.ofSeconds(parseInt(given, min, max));
     }
 
     private static LogFormat parseLogFormat(Given given) throws UsageException {

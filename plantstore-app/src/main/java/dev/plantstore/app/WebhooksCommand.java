@@ -1,5 +1,8 @@
 package dev.plantstore.app;
 
+import static dev.plantstore.app.Options.STORE;
+import static dev.plantstore.app.Options.WEBHOOK_URL;
+
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.UndeliverableEvents;
@@ -44,14 +47,14 @@ final class WebhooksCommand {
             err.println("plantstore: " + e.getMessage());
             return 2;
         }
-        if (!(options.store() instanceof StoreSpec.Sqlite) && !(options.store() instanceof StoreSpec.Postgres)) {
+        if (!(options.get(STORE) instanceof StoreSpec.Sqlite) && !(options.get(STORE) instanceof StoreSpec.Postgres)) {
             err.println("plantstore: webhooks " + args.get(0) + " needs --store sqlite:PATH or jdbc:postgresql:...; "
                     + "the memory store keeps its events in the server's own memory");
             return 2;
         }
-        List<Optional<String>> receivers = options.webhookUrls().isEmpty() ? List.of(Optional.empty())
-                : options.webhookUrls().stream().map(url -> Optional.of(url.toString())).toList();
-        DataSource dataSource = dataSource(options.store(), Options.secrets(env));
+        List<Optional<String>> receivers = options.get(WEBHOOK_URL).isEmpty() ? List.of(Optional.empty())
+                : options.get(WEBHOOK_URL).stream().map(url -> Optional.of(url.toString())).toList();
+        DataSource dataSource = dataSource(options.get(STORE), Options.secrets(env));
         try {
             var events = UndeliverableEvents.in(dataSource);
             for (Optional<String> receiver : receivers) {
@@ -67,10 +70,10 @@ final class WebhooksCommand {
             return 0;
         } catch (StoreUnavailableException e) {
             String reason = Failures.rootMessage(e);
-            if (options.store() instanceof StoreSpec.Postgres postgres) {
+            if (options.get(STORE) instanceof StoreSpec.Postgres postgres) {
                 reason = postgres.masked(reason);
             }
-            err.println("plantstore: cannot reach store " + OpenStore.describe(options.store()) + ": " + reason);
+            err.println("plantstore: cannot reach store " + OpenStore.describe(options.get(STORE)) + ": " + reason);
             return 1;
         } finally {
             if (dataSource instanceof HikariDataSource pool) {

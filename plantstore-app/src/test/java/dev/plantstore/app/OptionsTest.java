@@ -1,11 +1,13 @@
 package dev.plantstore.app;
 
+import static java.util.Map.entry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,11 +28,31 @@ class OptionsTest {
 
     @Test
     void defaultsAreAllInterfacesPort8080And64KiB() throws UsageException {
-        assertEquals(new Options("0.0.0.0", 8080, 65_536, Optional.empty(),
-                new StoreSpec.Sqlite(Path.of("plantstore.db")), true, List.of(), 30, 30, OptionalInt.empty(),
-                "127.0.0.1", Options.LogFormat.TEXT, 5, 10_000, 256, List.of(), Optional.empty(),
-                Optional.empty(), Optional.empty(), 30, "plants:create", "plants:delete", List.of(), false),
-                parse(Map.of()));
+        assertEquals(Map.<Options.Option<?>, Object>ofEntries(
+                entry(Options.HOST, "0.0.0.0"),
+                entry(Options.PORT, 8080),
+                entry(Options.MAX_BODY_BYTES, 65_536),
+                entry(Options.TOKENS_FILE, Optional.empty()),
+                entry(Options.STORE, new StoreSpec.Sqlite(Path.of("plantstore.db"))),
+                entry(Options.DOCS, true),
+                entry(Options.CORS_ORIGINS, List.of()),
+                entry(Options.AUTH_FAILURE_LIMIT, 30),
+                entry(Options.IDLE_TIMEOUT, Duration.ofSeconds(30)),
+                entry(Options.MANAGEMENT_PORT, OptionalInt.empty()),
+                entry(Options.MANAGEMENT_HOST, "127.0.0.1"),
+                entry(Options.LOG_FORMAT, Options.LogFormat.TEXT),
+                entry(Options.DRAIN_SECONDS, Duration.ofSeconds(5)),
+                entry(Options.MAX_CONNECTIONS, 10_000),
+                entry(Options.MIN_BODY_RATE, 256),
+                entry(Options.WEBHOOK_URL, List.of()),
+                entry(Options.WEBHOOK_SECRET_FILE, Optional.empty()),
+                entry(Options.OIDC_ISSUER, Optional.empty()),
+                entry(Options.OIDC_AUDIENCE, Optional.empty()),
+                entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),
+                entry(Options.OIDC_CREATE_SCOPE, "plants:create"),
+                entry(Options.OIDC_DELETE_SCOPE, "plants:delete"),
+                entry(Options.TRUSTED_PROXIES, List.of())),
+                parse(Map.of()).values());
     }
 
     @Test
@@ -42,14 +64,32 @@ class OptionsTest {
                 "--drain-seconds", "0", "--max-connections", "500", "--min-body-rate", "0",
                 "--webhook-url", "https://a.example/hook,http://b.example:8080/x", "--webhook-secret-file", "/etc/s",
                 "--trusted-proxies", "10.0.0.0/8, ::1");
-        assertEquals(new Options("127.0.0.1", 0, 1024, Optional.of(Path.of("/etc/plantstore/tokens")),
-                new StoreSpec.Memory(), false, List.of("https://a.example", "https://b.example:8443"), 0, 5,
-                OptionalInt.of(0), "0.0.0.0", Options.LogFormat.JSON, 0, 500, 0,
-                List.of(URI.create("https://a.example/hook"), URI.create("http://b.example:8080/x")),
-                Optional.of(Path.of("/etc/s")), Optional.empty(), Optional.empty(), 30, "plants:create",
-                "plants:delete",
-                List.of("10.0.0.0/8", "::1"), false),
-                options);
+        assertEquals(Map.<Options.Option<?>, Object>ofEntries(
+                entry(Options.HOST, "127.0.0.1"),
+                entry(Options.PORT, 0),
+                entry(Options.MAX_BODY_BYTES, 1024),
+                entry(Options.TOKENS_FILE, Optional.of(Path.of("/etc/plantstore/tokens"))),
+                entry(Options.STORE, new StoreSpec.Memory()),
+                entry(Options.DOCS, false),
+                entry(Options.CORS_ORIGINS, List.of("https://a.example", "https://b.example:8443")),
+                entry(Options.AUTH_FAILURE_LIMIT, 0),
+                entry(Options.IDLE_TIMEOUT, Duration.ofSeconds(5)),
+                entry(Options.MANAGEMENT_PORT, OptionalInt.of(0)),
+                entry(Options.MANAGEMENT_HOST, "0.0.0.0"),
+                entry(Options.LOG_FORMAT, Options.LogFormat.JSON),
+                entry(Options.DRAIN_SECONDS, Duration.ofSeconds(0)),
+                entry(Options.MAX_CONNECTIONS, 500),
+                entry(Options.MIN_BODY_RATE, 0),
+                entry(Options.WEBHOOK_URL,
+                        List.of(URI.create("https://a.example/hook"), URI.create("http://b.example:8080/x"))),
+                entry(Options.WEBHOOK_SECRET_FILE, Optional.of(Path.of("/etc/s"))),
+                entry(Options.OIDC_ISSUER, Optional.empty()),
+                entry(Options.OIDC_AUDIENCE, Optional.empty()),
+                entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),
+                entry(Options.OIDC_CREATE_SCOPE, "plants:create"),
+                entry(Options.OIDC_DELETE_SCOPE, "plants:delete"),
+                entry(Options.TRUSTED_PROXIES, List.of("10.0.0.0/8", "::1"))),
+                options.values());
     }
 
     @Test
@@ -61,11 +101,12 @@ class OptionsTest {
                 "PLANTSTORE_OIDC_AUDIENCE", "plantstore", "PLANTSTORE_OIDC_CLOCK_SKEW", "5",
                 "PLANTSTORE_OIDC_CREATE_SCOPE", "write", "PLANTSTORE_OIDC_DELETE_SCOPE", "remove"));
         for (Options options : List.of(flags, env)) {
-            assertEquals(Optional.of(URI.create("https://idp.example/realms/plants")), options.oidcIssuer());
-            assertEquals(Optional.of("plantstore"), options.oidcAudience());
-            assertEquals(5, options.oidcClockSkewSeconds());
-            assertEquals("write", options.createScope());
-            assertEquals("remove", options.deleteScope());
+            assertEquals(Optional.of(URI.create("https://idp.example/realms/plants")),
+                    options.get(Options.OIDC_ISSUER));
+            assertEquals(Optional.of("plantstore"), options.get(Options.OIDC_AUDIENCE));
+            assertEquals(Duration.ofSeconds(5), options.get(Options.OIDC_CLOCK_SKEW));
+            assertEquals("write", options.get(Options.OIDC_CREATE_SCOPE));
+            assertEquals("remove", options.get(Options.OIDC_DELETE_SCOPE));
         }
     }
 
@@ -94,12 +135,31 @@ class OptionsTest {
                 "PLANTSTORE_MAX_CONNECTIONS", "20000", "PLANTSTORE_MIN_BODY_RATE", "1024",
                 "PLANTSTORE_WEBHOOK_URL", "http://hooks.example/", "PLANTSTORE_WEBHOOK_SECRET_FILE", "secret",
                 "PLANTSTORE_TRUSTED_PROXIES", "192.0.2.0/24"));
-        assertEquals(new Options("::1", 9000, 10, Optional.of(Path.of("tokens.txt")),
-                new StoreSpec.Sqlite(Path.of("/var/lib/plants.db")), false, List.of("*"), 5, 7, OptionalInt.of(9090),
-                "10.0.0.1", Options.LogFormat.JSON, 12, 20_000, 1024, List.of(URI.create("http://hooks.example/")),
-                Optional.of(Path.of("secret")), Optional.empty(), Optional.empty(), 30, "plants:create",
-                "plants:delete",
-                List.of("192.0.2.0/24"), false), parse(env));
+        assertEquals(Map.<Options.Option<?>, Object>ofEntries(
+                entry(Options.HOST, "::1"),
+                entry(Options.PORT, 9000),
+                entry(Options.MAX_BODY_BYTES, 10),
+                entry(Options.TOKENS_FILE, Optional.of(Path.of("tokens.txt"))),
+                entry(Options.STORE, new StoreSpec.Sqlite(Path.of("/var/lib/plants.db"))),
+                entry(Options.DOCS, false),
+                entry(Options.CORS_ORIGINS, List.of("*")),
+                entry(Options.AUTH_FAILURE_LIMIT, 5),
+                entry(Options.IDLE_TIMEOUT, Duration.ofSeconds(7)),
+                entry(Options.MANAGEMENT_PORT, OptionalInt.of(9090)),
+                entry(Options.MANAGEMENT_HOST, "10.0.0.1"),
+                entry(Options.LOG_FORMAT, Options.LogFormat.JSON),
+                entry(Options.DRAIN_SECONDS, Duration.ofSeconds(12)),
+                entry(Options.MAX_CONNECTIONS, 20_000),
+                entry(Options.MIN_BODY_RATE, 1024),
+                entry(Options.WEBHOOK_URL, List.of(URI.create("http://hooks.example/"))),
+                entry(Options.WEBHOOK_SECRET_FILE, Optional.of(Path.of("secret"))),
+                entry(Options.OIDC_ISSUER, Optional.empty()),
+                entry(Options.OIDC_AUDIENCE, Optional.empty()),
+                entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),
+                entry(Options.OIDC_CREATE_SCOPE, "plants:create"),
+                entry(Options.OIDC_DELETE_SCOPE, "plants:delete"),
+                entry(Options.TRUSTED_PROXIES, List.of("192.0.2.0/24"))),
+                parse(env).values());
     }
 
     @Test
@@ -112,7 +172,7 @@ class OptionsTest {
 
     @Test
     void aFlagBeatsItsEnvironmentVariable() throws UsageException {
-        assertEquals(7000, parse(Map.of("PLANTSTORE_PORT", "9000"), "--port", "7000").port());
+        assertEquals(7000, parse(Map.of("PLANTSTORE_PORT", "9000"), "--port", "7000").get(Options.PORT));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -175,10 +235,11 @@ class OptionsTest {
 
     @Test
     void storeIsMemorySqliteOrAPostgresqlUrl() throws UsageException {
-        assertEquals(new StoreSpec.Memory(), parse(Map.of(), "--store", "memory").store());
-        assertEquals(new StoreSpec.Sqlite(Path.of("data/p.db")), parse(Map.of(), "--store=sqlite:data/p.db").store());
+        assertEquals(new StoreSpec.Memory(), parse(Map.of(), "--store", "memory").get(Options.STORE));
+        assertEquals(new StoreSpec.Sqlite(Path.of("data/p.db")),
+                parse(Map.of(), "--store=sqlite:data/p.db").get(Options.STORE));
         assertEquals(new StoreSpec.Postgres("jdbc:postgresql://db:5432/plants"),
-                parse(Map.of("PLANTSTORE_STORE", "jdbc:postgresql://db:5432/plants")).store());
+                parse(Map.of("PLANTSTORE_STORE", "jdbc:postgresql://db:5432/plants")).get(Options.STORE));
     }
 
     @ParameterizedTest(name = "--store {0}")
@@ -192,7 +253,7 @@ class OptionsTest {
     @ValueSource(strings = {"jdbc:postgresql://db:5432/plants?user=app&password=hunter2",
             "jdbc:postgresql://app:hunter2@db:5432/plants"})
     void aPostgresqlUrlIsShownWithoutCredentials(String url) throws UsageException {
-        var store = (StoreSpec.Postgres) parse(Map.of(), "--store", url).store();
+        var store = (StoreSpec.Postgres) parse(Map.of(), "--store", url).get(Options.STORE);
         assertEquals("jdbc:postgresql://db:5432/plants", store.redacted());
         assertTrue(!store.toString().contains("hunter2"), store.toString());
     }
