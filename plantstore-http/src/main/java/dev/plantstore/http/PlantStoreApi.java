@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The Plant Store API, ready to mount onto a Javalin application you own:
@@ -87,41 +88,77 @@ public final class PlantStoreApi {
     private final BearerAuth.Scopes scopes;
     private final ClientAddresses clientAddresses;
 
-    private PlantStoreApi(PlantStore store, TokenVerifier verifier, int maxBodyBytes, Documents docs,
-                          Set<String> corsOrigins, int authFailureLimit, Optional<MeterRegistry> metrics,
-                          Optional<BooleanSupplier> readiness, BearerAuth.Scopes scopes,
-                          ClientAddresses clientAddresses) {
-        this.store = Objects.requireNonNull(store, "null store");
-        this.verifier = Objects.requireNonNull(verifier, "null verifier");
-        if (maxBodyBytes < 1 || maxBodyBytes == Integer.MAX_VALUE) {
+    private PlantStoreApi(Settings settings) {
+        this.store = Objects.requireNonNull(settings.store, "null store");
+        this.verifier = Objects.requireNonNull(settings.verifier, "null verifier");
+        if (settings.maxBodyBytes < 1 || settings.maxBodyBytes == Integer.MAX_VALUE) {
             throw new IllegalArgumentException("maxBodyBytes must be between 1 and " + (Integer.MAX_VALUE - 1));
         }
-        this.maxBodyBytes = maxBodyBytes;
-        this.docs = docs;
-        corsOrigins.forEach(Cors::requireValidOrigin);
-        this.corsOrigins = Set.copyOf(corsOrigins);
-        if (authFailureLimit < 0) {
+        this.maxBodyBytes = settings.maxBodyBytes;
+        this.docs = settings.docs;
+        settings.corsOrigins.forEach(Cors::requireValidOrigin);
+        this.corsOrigins = Set.copyOf(settings.corsOrigins);
+        if (settings.authFailureLimit < 0) {
             throw new IllegalArgumentException("authFailureLimit must not be negative");
         }
-        this.authFailureLimit = authFailureLimit;
-        this.metrics = metrics;
-        this.readiness = readiness;
-        this.scopes = Objects.requireNonNull(scopes, "null scopes");
-        this.clientAddresses = clientAddresses;
+        this.authFailureLimit = settings.authFailureLimit;
+        this.metrics = settings.metrics;
+        this.readiness = settings.readiness;
+        this.scopes = Objects.requireNonNull(settings.scopes, "null scopes");
+        this.clientAddresses = settings.clientAddresses;
+    }
+
+    /**
+     * The values an API is built from: a wither copies them from the API, changes one, and builds the copy, whose
+     * constructor checks them all in one place.
+     */
+    private static final class Settings {
+        private final PlantStore store;
+        private final TokenVerifier verifier;
+        private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+        private Documents docs = new Documents(DocsServed.WHEN_PRESENT, Optional.empty());
+        private Set<String> corsOrigins = Set.of();
+        private int authFailureLimit = DEFAULT_AUTH_FAILURE_LIMIT;
+        private Optional<MeterRegistry> metrics = Optional.empty();
+        private Optional<BooleanSupplier> readiness;
+        private BearerAuth.Scopes scopes = new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE);
+        private ClientAddresses clientAddresses = ClientAddresses.PEERS_ONLY;
+
+        private Settings(PlantStore store, TokenVerifier verifier) {
+            this.store = Objects.requireNonNull(store, "null store");
+            this.verifier = verifier;
+            this.readiness = Optional.of(store::isAvailable);
+        }
+
+        private Settings(PlantStoreApi api) {
+            store = api.store;
+            verifier = api.verifier;
+            maxBodyBytes = api.maxBodyBytes;
+            docs = api.docs;
+            corsOrigins = api.corsOrigins;
+            authFailureLimit = api.authFailureLimit;
+            metrics = api.metrics;
+            readiness = api.readiness;
+            scopes = api.scopes;
+            clientAddresses = api.clientAddresses;
+        }
+    }
+
+    /** A copy with what {@code change} sets. */
+    private PlantStoreApi with(Consumer<Settings> change) {
+        var settings = new Settings(this);
+        change.accept(settings);
+        return new PlantStoreApi(settings);
     }
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
-        return new PlantStoreApi(store, verifier, DEFAULT_MAX_BODY_BYTES,
-                new Documents(DocsServed.WHEN_PRESENT, Optional.empty()), Set.of(), DEFAULT_AUTH_FAILURE_LIMIT,
-                Optional.empty(), Optional.of(store::isAvailable),
-                new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE), ClientAddresses.PEERS_ONLY);
+        return new PlantStoreApi(new Settings(store, verifier));
     }
 
     /** A copy with another request body limit; a larger body is answered with 413. */
     public PlantStoreApi withMaxBodyBytes(int maxBodyBytes) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness,
-                scopes, clientAddresses);
+        return with(settings -> settings.maxBodyBytes = maxBodyBytes);
     }
 
     /**
@@ -133,9 +170,8 @@ public final class PlantStoreApi {
      * With {@code withDocs(true)}, {@link #mount} fails if either is missing, and says which.
      */
     public PlantStoreApi withDocs(boolean docs) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes,
-                new Documents(docs ? DocsServed.ALWAYS : DocsServed.NEVER, this.docs.issuer()),
-                corsOrigins, authFailureLimit, metrics, readiness, scopes, clientAddresses);
+        var documents = new Documents(docs ? DocsServed.ALWAYS : DocsServed.NEVER, this.docs.issuer());
+        return with(settings -> settings.docs = documents);
     }
 
     /**
@@ -145,8 +181,8 @@ public final class PlantStoreApi {
      * tokens are accepted.
      */
     public PlantStoreApi withDocumentedIssuer(URI issuer) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, new Documents(docs.served(), Optional.of(issuer)),
-                corsOrigins, authFailureLimit, metrics, readiness, scopes, clientAddresses);
+        var documents = new Documents(docs.served(), Optional.of(issuer));
+        return with(settings -> settings.docs = documents);
     }
 
     /** Whether the documents are served, and the identity provider they name. */
@@ -163,8 +199,8 @@ public final class PlantStoreApi {
      * @throws IllegalArgumentException when an origin is not a scheme, host and optional port, or {@code *}
      */
     public PlantStoreApi withCorsOrigins(Collection<String> origins) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, Set.copyOf(origins), authFailureLimit, metrics,
-                readiness, scopes, clientAddresses);
+        Set<String> copied = Set.copyOf(origins);
+        return with(settings -> settings.corsOrigins = copied);
     }
 
     /**
@@ -174,8 +210,7 @@ public final class PlantStoreApi {
      * by its /64.
      */
     public PlantStoreApi withAuthFailureLimit(int perMinute) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, perMinute, metrics, readiness,
-                scopes, clientAddresses);
+        return with(settings -> settings.authFailureLimit = perMinute);
     }
 
     /**
@@ -192,8 +227,8 @@ public final class PlantStoreApi {
      * @throws IllegalArgumentException when an entry is neither an IP address nor a CIDR block
      */
     public PlantStoreApi withTrustedProxies(Collection<String> proxies) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness,
-                scopes, ClientAddresses.trusting(Objects.requireNonNull(proxies, "null proxies")));
+        ClientAddresses trusted = ClientAddresses.trusting(Objects.requireNonNull(proxies, "null proxies"));
+        return with(settings -> settings.clientAddresses = trusted);
     }
 
     /**
@@ -204,8 +239,8 @@ public final class PlantStoreApi {
      * @throws IllegalArgumentException when a scope is empty or holds a space, a quote or a backslash
      */
     public PlantStoreApi withScopes(String createScope, String deleteScope) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, readiness,
-                new BearerAuth.Scopes(createScope, deleteScope), clientAddresses);
+        var scopes = new BearerAuth.Scopes(createScope, deleteScope);
+        return with(settings -> settings.scopes = scopes);
     }
 
     /**
@@ -242,8 +277,8 @@ public final class PlantStoreApi {
      * optional: an application with a registry to pass has it, and without metrics none of its classes is loaded.
      */
     public PlantStoreApi withMetrics(MeterRegistry registry) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit,
-                Optional.of(registry), readiness, scopes, clientAddresses);
+        Optional<MeterRegistry> metrics = Optional.of(registry);
+        return with(settings -> settings.metrics = metrics);
     }
 
     /**
@@ -261,8 +296,7 @@ public final class PlantStoreApi {
     }
 
     private PlantStoreApi withReadiness(Optional<BooleanSupplier> ready) {
-        return new PlantStoreApi(store, verifier, maxBodyBytes, docs, corsOrigins, authFailureLimit, metrics, ready,
-                scopes, clientAddresses);
+        return with(settings -> settings.readiness = ready);
     }
 
     PlantStore store() {
