@@ -37,7 +37,7 @@ public final class PlantStoreServer implements AutoCloseable {
     /** How long {@link #close()} waits for requests in flight before cutting them off. */
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
-    /** How long a connection may stay silent unless {@link #start(PlantStoreApi, String, int, Duration)} says. */
+    /** How long a connection may stay silent unless {@link ClientLimits#withIdleTimeout} says otherwise. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = ClientLimits.DEFAULT_IDLE_TIMEOUT;
 
     private static final String WILDCARD_IPV4 = "0.0.0.0";
@@ -63,16 +63,7 @@ public final class PlantStoreServer implements AutoCloseable {
      * @throws IllegalStateException when the server fails to start for another reason
      */
     public static PlantStoreServer start(PlantStoreApi api, String host, int port) {
-        return start(api, host, port, DEFAULT_IDLE_TIMEOUT);
-    }
-
-    /**
-     * As {@link #start(PlantStoreApi, String, int)}, closing any connection on which nothing arrives for
-     * {@code idleTimeout}: an idle keep-alive connection, a client that stops in the middle of its headers, a body
-     * that never finishes (which gets 408 first).
-     */
-    public static PlantStoreServer start(PlantStoreApi api, String host, int port, Duration idleTimeout) {
-        return start(api, host, port, ClientLimits.defaults().withIdleTimeout(idleTimeout));
+        return start(api, host, port, ClientLimits.defaults());
     }
 
     /** As {@link #start(PlantStoreApi, String, int)}, with these limits on client connections. */
@@ -99,19 +90,9 @@ public final class PlantStoreServer implements AutoCloseable {
     }
 
     /**
-     * The application {@link #start} runs, not yet started, so that tests can start it with their own tools and
-     * choose the stop timeout.
+     * The application {@link #start} runs, not yet started, ready when {@code ready} says so, so that in-process tests
+     * can start it with javalin-testtools.
      */
-    static Javalin create(PlantStoreApi api, Duration stopTimeout) {
-        return create(api, stopTimeout, api.store()::isAvailable);
-    }
-
-    /** As {@link #create(PlantStoreApi, Duration)}, ready when {@code ready} says so. */
-    static Javalin create(PlantStoreApi api, Duration stopTimeout, BooleanSupplier ready) {
-        return create(api, stopTimeout, ready, ClientLimits.defaults());
-    }
-
-    /** As {@link #create(PlantStoreApi, Duration, BooleanSupplier)}, with these limits on client connections. */
     static Javalin create(PlantStoreApi api, Duration stopTimeout, BooleanSupplier ready, ClientLimits limits) {
         Objects.requireNonNull(api, "null api");
         return Javalin.create(config -> {

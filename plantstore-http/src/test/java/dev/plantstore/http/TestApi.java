@@ -42,7 +42,8 @@ final class TestApi {
 
     /** Runs the test against the standalone server's application on a free port. */
     static void withServer(PlantStoreApi api, TestCase test) {
-        JavalinTest.test(PlantStoreServer.create(api, java.time.Duration.ZERO), CONTRACT_CHECKED, test);
+        JavalinTest.test(PlantStoreServer.create(api, java.time.Duration.ZERO, api.store()::isAvailable,
+                ClientLimits.defaults()), CONTRACT_CHECKED, test);
     }
 
     static void withServer(PlantStore store, TestCase test) {
