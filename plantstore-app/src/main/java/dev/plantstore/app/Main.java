@@ -3,7 +3,7 @@ package dev.plantstore.app;
 import static dev.plantstore.app.Options.AUTH_FAILURE_LIMIT;
 import static dev.plantstore.app.Options.CORS_ORIGINS;
 import static dev.plantstore.app.Options.DOCS;
-import static dev.plantstore.app.Options.DRAIN_SECONDS;
+import static dev.plantstore.app.Options.DRAIN;
 import static dev.plantstore.app.Options.HOST;
 import static dev.plantstore.app.Options.IDLE_TIMEOUT;
 import static dev.plantstore.app.Options.LOG_FORMAT;
@@ -103,24 +103,24 @@ public final class Main {
      */
     private static void start(Options options, Options.Secrets secrets, Console out, Interrupts interrupts)
             throws UsageException, StartupException {
-        var opened = new Closing();
+        var closing = new Closing();
         try {
-            started(options, secrets, out, interrupts, opened);
+            openAll(options, secrets, out, interrupts, closing);
         } catch (UsageException | StartupException | RuntimeException e) {
-            opened.closeAll(out::println);
+            closing.closeAll(out::println);
             throw e;
         }
     }
 
-    private static void started(Options options, Options.Secrets secrets, Console out, Interrupts interrupts,
-                                Closing opened) throws UsageException, StartupException {
+    private static void openAll(Options options, Options.Secrets secrets, Console out, Interrupts interrupts,
+                                Closing closing) throws UsageException, StartupException {
         Map<String, String> tokens = Tokens.named(secrets.tokens(), options.get(TOKENS_FILE));
         Optional<String> generatedToken = Optional.empty();
         if (tokens.isEmpty() && options.get(OIDC_ISSUER).isEmpty()) {
             generatedToken = Optional.of(Tokens.generate());
             tokens = Map.of("generated", generatedToken.get());
         }
-        TokenVerifier verifier = verifier(options, secrets, tokens, opened);
+        TokenVerifier verifier = verifier(options, secrets, tokens, closing);
 
         // Metrics are recorded only when something can read them.
         Optional<PrometheusMeterRegistry> metrics = options.get(MANAGEMENT_PORT).isPresent()
@@ -129,7 +129,7 @@ public final class Main {
         Optional<Webhooks> webhooks = WebhookConfig.configured(options.get(WEBHOOK_URL), secrets.webhookSecret(),
                 options.get(WEBHOOK_SECRET_FILE),
                 metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE));
-        OpenStore store = opened.opened("the store", OpenStore.open(options.get(STORE), secrets,
+        OpenStore store = closing.opened("the store", OpenStore.open(options.get(STORE), secrets,
                 metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks),
                 OpenStore::close);
         PlantStoreApi api = api(options, store, verifier, metrics);
@@ -138,17 +138,17 @@ public final class Main {
         // is not ready before the server is.
         var serverReady = new AtomicReference<BooleanSupplier>(() -> false);
         Optional<ManagementServer> management = metrics.isPresent()
-                ? Optional.of(opened.opened("the management server",
+                ? Optional.of(closing.opened("the management server",
                         managementServer(options, () -> serverReady.get().getAsBoolean(), metrics.get()),
                         ManagementServer::close))
                 : Optional.empty();
-        PlantStoreServer server = opened.opened("the server", server(options, api), PlantStoreServer::close);
+        PlantStoreServer server = closing.opened("the server", server(options, api), PlantStoreServer::close);
         serverReady.set(server::isReady);
 
-        Duration drain = options.get(DRAIN_SECONDS);
+        Duration drain = options.get(DRAIN);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             interrupts.stopping();
-            stop(server, drain, opened, out);
+            stop(server, drain, closing, out);
         }, "plantstore-shutdown"));
 
         out.println("store " + OpenStore.describe(options.get(STORE)) + " (" + promise(options.get(STORE)) + ")");
@@ -171,17 +171,18 @@ public final class Main {
      * tokens' check hashes whatever it is given, and a JWT is then hashed once rather than twice.
      */
     private static TokenVerifier verifier(Options options, Options.Secrets secrets, Map<String, String> tokens,
-                                          Closing opened) throws UsageException {
+                                          Closing closing) throws UsageException {
         List<TokenVerifier> accepted = new ArrayList<>();
         if (options.get(OIDC_ISSUER).isPresent()) {
-            accepted.add(opened.opened("a token verifier", OidcTokenVerifier.start(options.get(OIDC_ISSUER).get(),
-                    options.get(OIDC_AUDIENCE).orElseThrow(), options.get(OIDC_CLOCK_SKEW)),
-                    OidcTokenVerifier::close));
+            var oidc = OidcTokenVerifier.start(options.get(OIDC_ISSUER).get(), options.get(OIDC_AUDIENCE).orElseThrow(),
+                    options.get(OIDC_CLOCK_SKEW));
+            accepted.add(closing.opened("the identity provider's token verifier", oidc, OidcTokenVerifier::close));
         }
         if (options.get(TOKENS_FILE).isPresent()) {
-            accepted.add(opened.opened("a token verifier", ReloadingTokens.watch(options.get(TOKENS_FILE).get(),
+            var reloading = ReloadingTokens.watch(options.get(TOKENS_FILE).get(),
                     () -> staticTokens(Tokens.named(secrets.tokens(), options.get(TOKENS_FILE))),
-                    ReloadingTokens.CHECK_EVERY), ReloadingTokens::close));
+                    ReloadingTokens.CHECK_EVERY);
+            accepted.add(closing.opened("the tokens file's watch", reloading, ReloadingTokens::close));
         } else if (!tokens.isEmpty()) {
             accepted.add(staticTokens(tokens));
         }
@@ -264,7 +265,7 @@ public final class Main {
      * was given and closes, and the process exits 0. The JVM would report 143 for SIGTERM however cleanly the hooks
      * ran; a requested, completed stop is a success, so the hook ends the process itself once the server is down.
      */
-    private static void stop(PlantStoreServer server, Duration drain, Closing opened, Console out) {
+    private static void stop(PlantStoreServer server, Duration drain, Closing closing, Console out) {
         server.drain();
         if (!drain.isZero()) {
             out.println("plantstore draining: not ready, serving for " + drain.toSeconds() + " s more");
@@ -274,7 +275,7 @@ public final class Main {
                 Thread.currentThread().interrupt();
             }
         }
-        boolean clean = opened.closeAll(out::println);
+        boolean clean = closing.closeAll(out::println);
         out.println(clean ? "plantstore stopped" : "plantstore stopped, but something failed to close (above)");
         Runtime.getRuntime().halt(clean ? 0 : STARTUP_ERROR);
     }

@@ -2,7 +2,6 @@ package dev.plantstore.app;
 
 import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
-import dev.plantstore.http.PlantStoreServer;
 import dev.plantstore.oidc.OidcTokenVerifier;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -74,7 +73,7 @@ final class Options {
     static final Option<Duration> IDLE_TIMEOUT = Option.of("--idle-timeout", "SECONDS",
             "close a connection silent this long: idle, stalled in its headers, or in a body, which gets 408",
             given -> parseSeconds(given, 1, 3_600),
-            String.valueOf(PlantStoreServer.DEFAULT_IDLE_TIMEOUT.toSeconds()));
+            String.valueOf(ClientLimits.DEFAULT_IDLE_TIMEOUT.toSeconds()));
     static final Option<OptionalInt> MANAGEMENT_PORT = Option.withoutDefault("--management-port", "PORT",
             "also serve GET /metrics (Prometheus), /health/live and /health/ready, without a token, on this port, "
                     + "0 for any free port",
@@ -87,7 +86,7 @@ final class Options {
      * Long enough for a load balancer checking readiness every 2 s to see two failed checks (HAProxy's
      * {@code inter 2s fall 2}, Kubernetes' {@code periodSeconds: 2, failureThreshold: 2}) with a second to spare.
      */
-    static final Option<Duration> DRAIN_SECONDS = Option.of("--drain-seconds", "N",
+    static final Option<Duration> DRAIN = Option.of("--drain-seconds", "N",
             "on SIGTERM, report not ready and keep serving this long before stopping, so a load balancer stops "
                     + "sending requests first",
             given -> parseSeconds(given, 0, 600), "5");
@@ -126,7 +125,7 @@ final class Options {
     /** Every option, in the order {@code --help} lists them and their values are checked. */
     static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, DOCS, CORS_ORIGINS,
             AUTH_FAILURE_LIMIT, TRUSTED_PROXIES, IDLE_TIMEOUT, MANAGEMENT_PORT, MANAGEMENT_HOST, LOG_FORMAT,
-            DRAIN_SECONDS, MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL, WEBHOOK_SECRET_FILE, OIDC_ISSUER, OIDC_AUDIENCE,
+            DRAIN, MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL, WEBHOOK_SECRET_FILE, OIDC_ISSUER, OIDC_AUDIENCE,
             OIDC_CLOCK_SKEW, OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE);
 
     static final Secret TOKENS = new Secret("PLANTSTORE_TOKENS", "bearer tokens, comma-separated, used together with "

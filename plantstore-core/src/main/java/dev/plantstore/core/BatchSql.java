@@ -13,8 +13,7 @@ import java.util.Map;
  * The SQL of one group-commit transaction: lock the batch's ids, read what they hold, apply the writes in the order
  * they were submitted, commit. A create inserts unless its id holds a plant and a delete removes whatever its id holds,
  * so the table ends as the store's own decisions, taken in Java from what was read, say it must. PostgreSQL's version
- * is one round trip whatever the batch size; SQLite's runs in the process, where a statement costs
- * no round trip.
+ * is one round trip whatever the batch size; SQLite's runs in the process, where a statement costs no round trip.
  */
 abstract sealed class BatchSql permits PostgresBatchSql, SqliteBatchSql {
 

@@ -24,7 +24,10 @@ final class WriteTurns {
     }
 
     static WriteTurns of(Dialect dialect) {
-        return new WriteTurns(dialect == Dialect.POSTGRESQL ? null : new ReentrantLock(true));
+        return new WriteTurns(switch (dialect) {
+            case POSTGRESQL -> null;
+            case SQLITE -> new ReentrantLock(true);
+        });
     }
 
     <T> T take(Work<T> work) throws SQLException {

@@ -18,7 +18,7 @@ class UnknownDatabaseTest {
     private final Connection keepsTheDatabase;
 
     UnknownDatabaseTest() throws SQLException {
-        h2.setURL("jdbc:h2:mem:unknown-database;DB_CLOSE_DELAY=0");
+        h2.setURL("jdbc:h2:mem:unknown-database");
         keepsTheDatabase = h2.getConnection();
     }
 

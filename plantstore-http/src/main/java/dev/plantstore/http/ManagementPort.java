@@ -18,8 +18,8 @@ import java.util.Objects;
  * this machine's address (DNS rebinding) sends its own name as the {@code Host}, so it cannot read the metrics, while a
  * scraper or a probe addressing the port by address or by that host gets through. Every response carries an
  * {@code X-Request-Id} and the security headers, and every refusal (421, 404, a malformed request) is an Error body,
- * never Jetty's page. It parses HTTP as strictly as {@link PlantStoreServer} does: its steps come from the
- * same list as the API's.
+ * never Jetty's page, as is the 500 for an exception a handler throws. It parses HTTP as strictly as
+ * {@link PlantStoreServer} does: its steps come from the same list as the API's.
  */
 public final class ManagementPort {
 

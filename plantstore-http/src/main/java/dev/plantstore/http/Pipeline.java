@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  *    6 RequestIds           MLSP  X-Request-Id on the response, requestId in the MDC, for everything inside
  *    7 OwnHosts             ---P  421 for a Host other than an address, localhost or the port's own host
  *    8 MethodOverrides      MLS-  400 for X-HTTP-Method-Override and the like
- *  Javalin's before-handlers, in this order (Javalin sits inside the Jetty handlers, and so do a host's own)
+ *  Javalin's before-handlers, in order (Javalin, and a host's handlers added before mount, sit inside the Jetty ones)
  *    9 SecurityHeaders      --SP  Cache-Control and nosniff on every path, before anything else
  *   10 Cors                 MLS-  /plants, /plants/*, /openapi.*, for the listed origins: answers a preflight
  *   11 BearerAuth           MLS-  /plants, /plants/*: judges the credentials once per request (5 may have asked
@@ -72,7 +72,8 @@ import org.slf4j.LoggerFactory;
  *  the answer
  *   15 ErrorBodies          --SP  an Error body for Javalin's own answers (404 for an unmatched path) and a 500 for
  *                                 anything a handler throws
- *   16 HttpMetrics          MLS-  a request logger timing each exchange, when metrics are on
+ *   16 HttpMetrics          MLS-  when metrics are on: a request logger timing each exchange, and Jetty's connection
+ *                                 and thread pool meters
  *   17 AccessLog            --S-  Jetty's request log: one line per exchange once the response is complete, with the
  *                                 route template (RouteTemplate) and the client as 11 names it
  * </pre>
@@ -106,8 +107,8 @@ final class Pipeline {
     enum Layer {
         SERVER("the server and its connector"),
         JETTY("Jetty handlers, outermost first"),
-        BEFORE("Javalin's before-handlers, in this order (Javalin sits inside the Jetty handlers, and so do a host's "
-                + "own)"),
+        BEFORE("Javalin's before-handlers, in order (Javalin, and a host's handlers added before mount, sit inside the "
+                + "Jetty ones)"),
         ROUTES("the routes"),
         ANSWER("the answer");
 
@@ -120,6 +121,9 @@ final class Pipeline {
 
     /** One step: where it sits, its name, who gets it, what it does (the table's words), and how it is installed. */
     record Step(Layer layer, String name, Set<Audience> audiences, String does, Consumer<Assembly> install) {
+        Step {
+            audiences = Set.copyOf(audiences);
+        }
     }
 
     private static final Set<Audience> API = EnumSet.of(Audience.MOUNT, Audience.MOUNT_WITH_LIMITS,
@@ -186,7 +190,8 @@ final class Pipeline {
                             + "handler throws",
                     Pipeline::errorBodies),
             new Step(Layer.ANSWER, "HttpMetrics", API,
-                    "a request logger timing each exchange, when metrics are on",
+                    "when metrics are on: a request logger timing each exchange, and Jetty's connection and thread "
+                            + "pool meters",
                     Pipeline::httpMetrics),
             new Step(Layer.ANSWER, "AccessLog", EnumSet.of(Audience.STANDALONE),
                     "Jetty's request log: one line per exchange once the response is complete, with the route "
@@ -232,8 +237,7 @@ final class Pipeline {
 
     private static void install(Target target, JavalinConfig config, ClassLoader libraries) {
         // Before anything is registered: a mount that fails leaves the configuration as it was.
-        var assembly = new Assembly(target, config, target.api().isPresent() && docsServed(target.api().get(),
-                libraries));
+        var assembly = new Assembly(target, config, target.api().map(api -> docsServed(api, libraries)).orElse(false));
         for (Step step : STEPS) {
             if (step.audiences().contains(target.audience())) {
                 step.install().accept(assembly);
