@@ -197,6 +197,11 @@ final class Faults {
             return Set.copyOf(acknowledged);
         }
 
+        /** The id the next create will use: every id below it has been sent. */
+        long nextId() {
+            return next.get();
+        }
+
         /** Fails with the first promise a request broke, if any did. */
         void assertEveryAnswerAsPromised() {
             synchronized (broken) {

@@ -205,6 +205,24 @@ final class Formation implements AutoCloseable {
         }
     }
 
+    /** The monitor's events, oldest first: what it decided for each node, and when. */
+    String events() {
+        try (Connection monitor = DriverManager.getConnection(monitorUrl());
+             Statement statement = monitor.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT eventtime, nodename, reportedstate, goalstate, "
+                     + "reportedlsn, description FROM pgautofailover.event ORDER BY eventid")) {
+            var events = new StringBuilder("the monitor's events:\n");
+            while (rows.next()) {
+                events.append(rows.getString(1)).append(' ').append(rows.getString(2)).append(' ')
+                        .append(rows.getString(3)).append(" -> ").append(rows.getString(4)).append(" at ")
+                        .append(rows.getString(5)).append(": ").append(rows.getString(6)).append('\n');
+            }
+            return events.toString();
+        } catch (SQLException e) {
+            return "the monitor's events could not be read: " + e;
+        }
+    }
+
     String log(String name) {
         try {
             Path log = servers.dir().resolve(name + ".log");
