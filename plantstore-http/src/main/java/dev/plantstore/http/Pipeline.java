@@ -246,43 +246,6 @@ final class Pipeline {
         assembly.finish();
     }
 
-    /** The table of the class's javadoc, made from {@link #STEPS}. */
-    static String table() {
-        var table = new StringBuilder();
-        Layer layer = null;
-        int number = 0;
-        for (Step step : STEPS) {
-            if (step.layer() != layer) {
-                layer = step.layer();
-                table.append(' ').append(layer.heading).append('\n');
-            }
-            var marks = new StringBuilder();
-            for (Audience audience : Audience.values()) {
-                marks.append(step.audiences().contains(audience) ? audience.mark : '-');
-            }
-            String first = "%4d %-20s %s  ".formatted(++number, step.name(), marks);
-            table.append(wrapped(first, step.does(), 115)).append('\n');
-        }
-        return table.toString();
-    }
-
-    /** {@code words} after {@code first}, wrapped at {@code width} with each further line indented under them. */
-    private static String wrapped(String first, String words, int width) {
-        var text = new StringBuilder(first);
-        int lineStart = 0;
-        for (String word : words.split(" ")) {
-            if (text.length() - lineStart + 1 + word.length() > width && text.length() - lineStart > first.length()) {
-                text.append('\n');
-                lineStart = text.length();
-                text.append(" ".repeat(first.length()));
-            } else if (text.length() - lineStart > first.length()) {
-                text.append(' ');
-            }
-            text.append(word);
-        }
-        return text.toString();
-    }
-
     private static boolean docsServed(PlantStoreApi api, ClassLoader libraries) {
         return switch (api.docs()) {
             case NEVER -> false;

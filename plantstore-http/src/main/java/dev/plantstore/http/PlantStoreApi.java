@@ -89,7 +89,7 @@ public final class PlantStoreApi {
     private final ClientAddresses clientAddresses;
 
     private PlantStoreApi(Settings settings) {
-        this.store = Objects.requireNonNull(settings.store, "null store");
+        this.store = settings.store;
         this.verifier = Objects.requireNonNull(settings.verifier, "null verifier");
         if (settings.maxBodyBytes < 1 || settings.maxBodyBytes == Integer.MAX_VALUE) {
             throw new IllegalArgumentException("maxBodyBytes must be between 1 and " + (Integer.MAX_VALUE - 1));
@@ -125,6 +125,7 @@ public final class PlantStoreApi {
         private ClientAddresses clientAddresses = ClientAddresses.PEERS_ONLY;
 
         private Settings(PlantStore store, TokenVerifier verifier) {
+            // Checked here rather than by the API's constructor: the readiness below reads it first.
             this.store = Objects.requireNonNull(store, "null store");
             this.verifier = verifier;
             this.readiness = Optional.of(store::isAvailable);
