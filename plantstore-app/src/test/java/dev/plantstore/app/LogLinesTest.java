@@ -135,12 +135,12 @@ class LogLinesTest {
 
     @Test
     void theCoresLinesThroughTheJdksPlatformLoggerAreTheServersLines() throws Exception {
-        String log = logged(Options.LogFormat.JSON, () -> System.getLogger("dev.plantstore.core.JdbcPlantStore")
+        String log = logged(Options.LogFormat.JSON, () -> System.getLogger("dev.plantstore.core.jdbc.JdbcPlantStore")
                 .log(System.Logger.Level.ERROR, "plant store writes failing: disk full"));
         JsonNode line = new ObjectMapper().readTree(log);
         assertEquals("plant store writes failing: disk full", line.get("message").textValue());
         assertEquals("ERROR", line.get("level").textValue());
-        assertEquals("dev.plantstore.core.JdbcPlantStore", line.get("logger").textValue());
+        assertEquals("dev.plantstore.core.jdbc.JdbcPlantStore", line.get("logger").textValue());
     }
 
     @Test

@@ -1,5 +1,10 @@
 package dev.plantstore.core;
 
+import dev.plantstore.core.jdbc.JdbcPlantStore;
+import dev.plantstore.core.memory.InMemoryPlantStore;
+import dev.plantstore.core.memory.MemoryOutbox;
+import dev.plantstore.core.webhooks.DeliveringPlantStore;
+import dev.plantstore.core.webhooks.WebhookDelivery;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -58,7 +63,7 @@ public interface PlantStore extends AutoCloseable {
      */
     static PlantStore inMemory(Webhooks webhooks) {
         var outbox = new MemoryOutbox(webhooks.receiverNames());
-        var delivery = WebhookDelivery.start(outbox, webhooks);
+        var delivery = WebhookDelivery.start(outbox, webhooks.delivery());
         outbox.handEventsTo(delivery);
         return new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
     }
@@ -96,7 +101,7 @@ public interface PlantStore extends AutoCloseable {
         Webhooks webhooks = settings.webhooks().get();
         var store = new JdbcPlantStore(dataSource, settings.timeout(), settings.listener(), webhooks.receiverNames());
         try {
-            var delivery = WebhookDelivery.start(store.outbox(), webhooks);
+            var delivery = WebhookDelivery.start(store.outbox(), webhooks.delivery());
             store.handEventsTo(delivery);
             return new DeliveringPlantStore(store, delivery);
         } catch (RuntimeException e) {

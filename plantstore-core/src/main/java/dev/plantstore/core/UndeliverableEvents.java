@@ -1,5 +1,8 @@
 package dev.plantstore.core;
 
+import dev.plantstore.core.jdbc.Dialect;
+import dev.plantstore.core.jdbc.JdbcOutbox;
+import dev.plantstore.core.jdbc.Schema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -13,16 +13,16 @@ import javax.sql.DataSource;
  * Counts the round trips to a server through the connections of a real data source: every statement executed, every
  * commit and every rollback.
  */
-final class CountingDataSource {
+public final class CountingDataSource {
 
     private final AtomicInteger roundTrips = new AtomicInteger();
 
-    int roundTrips() {
+    public int roundTrips() {
         return roundTrips.get();
     }
 
     /** {@code real}, with every {@code execute*} of its statements, every commit and every rollback counted. */
-    DataSource wrap(DataSource real) {
+    public DataSource wrap(DataSource real) {
         return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
                 forward(real, (method, result) ->
                         result instanceof Connection connection ? counting(connection) : result));

@@ -4,13 +4,13 @@ import dev.plantstore.testkit.TestPostgres;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /** The PostgreSQL data source the JDBC store's tests give it; SQLite's is the server's own, {@code DurableSqlite}. */
-final class Databases {
+public final class Databases {
 
     private Databases() {
     }
 
     /** A data source on the database under test whose unqualified tables live in {@code postgres}'s schema. */
-    static PGSimpleDataSource postgres(TestPostgres postgres) {
+    public static PGSimpleDataSource postgres(TestPostgres postgres) {
         var dataSource = new PGSimpleDataSource();
         dataSource.setUrl(postgres.databaseUrl());
         dataSource.setCurrentSchema(postgres.schema());

@@ -10,33 +10,33 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /** A real data source whose next connection can be made to throw, or to wait until released. */
-final class FaultyDataSource implements DataSource {
+public final class FaultyDataSource implements DataSource {
 
     private final DataSource real;
     private final AtomicReference<Throwable> nextFailure = new AtomicReference<>();
     private final AtomicReference<CountDownLatch> gate = new AtomicReference<>();
     private final CountDownLatch waiting = new CountDownLatch(1);
 
-    FaultyDataSource(DataSource real) {
+    public FaultyDataSource(DataSource real) {
         this.real = real;
     }
 
     /** The next {@link #getConnection()} throws this, even an {@link Error}. */
-    void failNextWith(Throwable failure) {
+    public void failNextWith(Throwable failure) {
         nextFailure.set(failure);
     }
 
     /** Every {@link #getConnection()} from now waits until {@link #open()}, or fails if its thread is interrupted. */
-    void close() {
+    public void close() {
         gate.set(new CountDownLatch(1));
     }
 
-    void open() {
+    public void open() {
         gate.getAndSet(null).countDown();
     }
 
     /** Blocks until some {@link #getConnection()} waits at the closed gate. */
-    void awaitWaiter() throws InterruptedException {
+    public void awaitWaiter() throws InterruptedException {
         waiting.await();
     }
 

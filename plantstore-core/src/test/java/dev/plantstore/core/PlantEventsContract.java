@@ -3,6 +3,8 @@ package dev.plantstore.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.PlantEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +16,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** What every store records for webhooks: an event for each write that took effect, none for any other. */
-abstract class PlantEventsContract {
+public abstract class PlantEventsContract {
 
-    static final List<String> RECEIVERS = List.of("http://a.example/hook", "http://b.example/hook");
+    public static final List<String> RECEIVERS = List.of("http://a.example/hook", "http://b.example/hook");
 
     private final List<AutoCloseable> opened = new ArrayList<>();
 
@@ -24,7 +26,7 @@ abstract class PlantEventsContract {
     protected abstract EventStore newStore() throws Exception;
 
     /** A store and the outbox its events go to. */
-    record EventStore(PlantStore store, Outbox outbox) {
+    public record EventStore(PlantStore store, Outbox outbox) {
     }
 
     protected EventStore open() throws Exception {
@@ -44,7 +46,7 @@ abstract class PlantEventsContract {
     }
 
     /** Every pending event of {@code receiver}, marking each delivered as it goes, in the order a worker gets them. */
-    static List<String> drain(Outbox outbox, String receiver) {
+    public static List<String> drain(Outbox outbox, String receiver) {
         List<String> events = new ArrayList<>();
         while (true) {
             List<PlantEvent> page = outbox.claim(receiver, Long.MAX_VALUE / 2, 7);
@@ -56,7 +58,7 @@ abstract class PlantEventsContract {
         }
     }
 
-    static String describe(PlantEvent event) {
+    public static String describe(PlantEvent event) {
         return event.type() + " " + event.plantId() + (event.plant() == null ? "" : " " + event.plant().name());
     }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link PlantStore} promises. Each implementation's test class extends this one. */
-abstract class PlantStoreContract {
+public abstract class PlantStoreContract {
 
     protected PlantStore store;
 

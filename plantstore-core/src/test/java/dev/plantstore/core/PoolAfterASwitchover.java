@@ -17,18 +17,18 @@ import javax.sql.DataSource;
  * does), and opens new ones to the primary. Like a pool, it takes back a connection that is closed and hands it out
  * again; one that is aborted is dropped.
  */
-final class PoolAfterASwitchover implements AutoCloseable {
+public final class PoolAfterASwitchover implements AutoCloseable {
 
     private final DataSource primary;
     private final BlockingDeque<Connection> idle = new LinkedBlockingDeque<>();
     private final List<Connection> toTheOldPrimary = new ArrayList<>();
 
-    PoolAfterASwitchover(DataSource primary) {
+    public PoolAfterASwitchover(DataSource primary) {
         this.primary = primary;
     }
 
     /** The switchover: the pool now holds {@code connections} to the old primary, handed out before any other. */
-    void switchOver(int connections) throws SQLException {
+    public void switchOver(int connections) throws SQLException {
         for (int i = 0; i < connections; i++) {
             Connection readOnly = primary.getConnection();
             try (Statement statement = readOnly.createStatement()) {
@@ -40,7 +40,7 @@ final class PoolAfterASwitchover implements AutoCloseable {
     }
 
     /** How many of the connections to the old primary are still open, in the pool or handed out. */
-    long openToTheOldPrimary() throws SQLException {
+    public long openToTheOldPrimary() throws SQLException {
         long open = 0;
         for (Connection connection : toTheOldPrimary) {
             if (!connection.isClosed()) {
@@ -50,7 +50,7 @@ final class PoolAfterASwitchover implements AutoCloseable {
         return open;
     }
 
-    DataSource dataSource() {
+    public DataSource dataSource() {
         return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
                 (proxy, method, args) -> {
                     if (!method.getName().equals("getConnection")) {

@@ -3,6 +3,13 @@ package dev.plantstore.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.core.jdbc.JdbcPlantStore;
+import dev.plantstore.core.memory.InMemoryPlantStore;
+import dev.plantstore.core.memory.MemoryOutbox;
+import dev.plantstore.core.webhooks.DeliveringPlantStore;
+import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.core.webhooks.WebhookDelivery;
 import dev.plantstore.sqlite.DurableSqlite;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.WebhookReceiver;
@@ -102,7 +109,7 @@ class WebhookDeliveryTest {
                 + "\"data\":\\{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}}"), request.body());
         long timestamp = Long.parseLong(request.timestamp());
         assertTrue(Math.abs(System.currentTimeMillis() / 1000 - timestamp) < 60);
-        assertEquals(Webhooks.to(List.of(receiver.url()), SECRET).signer()
+        assertEquals(Webhooks.to(List.of(receiver.url()), SECRET).delivery().signer()
                         .sign(request.id(), timestamp,
                                 request.body().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                 request.signature());
@@ -136,7 +143,7 @@ class WebhookDeliveryTest {
             public void attempted(URI to, WebhookListener.Outcome outcome) {
                 outcomes.computeIfAbsent(outcome, o -> new AtomicLong()).incrementAndGet();
             }
-        }));
+        }).delivery());
         outbox.handEventsTo(delivery);
         try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
             store.create(new NewPlant(1, "Monstera"));
@@ -225,7 +232,7 @@ class WebhookDeliveryTest {
             store.create(new NewPlant(id, "Plant " + id));
         }
         var webhooks = Webhooks.to(List.of(down), SECRET).withFirstRetry(Duration.ofMillis(20));
-        PlantStore delivering = new DeliveringPlantStore(store, WebhookDelivery.start(counting, webhooks));
+        PlantStore delivering = new DeliveringPlantStore(store, WebhookDelivery.start(counting, webhooks.delivery()));
         try {
             assertTrue(Poll.until(WAIT, LOOK, () -> claimSizes.stream().filter(size -> size > 0).count() >= 6),
                     claimSizes::toString);

@@ -1,0 +1,221 @@
+package dev.plantstore.core.jdbc;
+
+import dev.plantstore.core.Plant;
+import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.core.webhooks.RecordedEvents;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a batch adds to its transaction to record webhook events in {@code webhook_outbox}: one row per receiver for
+ * each create that stored a plant and each delete that removed one, so that the event commits, or rolls back, with
+ * the write it reports. With no receiver it adds nothing, and a batch costs what it did without webhooks.
+ */
+final class EventSql {
+
+    static final EventSql NONE = new EventSql(List.of());
+
+    /** The columns that make a {@link PlantEvent}, as {@link #readEvents} reads them. */
+    static final String EVENT_COLUMNS =
+            "seq, receiver, plant_id, type, name, tag, recorded_at, attempts, leased_until, retry_from";
+
+    /**
+     * An event is leased to the process that records it, to be sent from memory, unless an earlier event of its plant
+     * is still pending for that receiver: then it waits for a claim, which takes it only once the earlier one is done,
+     * so that the events of a plant keep their order whichever process recorded them.
+     */
+    private static final String LEASE_UNLESS_BEHIND = "CASE WHEN EXISTS (SELECT 1 FROM webhook_outbox e "
+            + "WHERE e.receiver = %s AND e.plant_id = %s AND e.state = 0) THEN 0 ELSE %s END";
+
+    /**
+     * PostgreSQL's round with events: each write is one data-modifying statement whose {@code RETURNING} rows (only
+     * the rows really inserted or deleted) feed the event insert, so the batch stays one round trip.
+     */
+    private static final String POSTGRES_ROUND = "; WITH stored AS (INSERT INTO plants (id, name, tag) "
+            + "SELECT id, name, tag FROM unnest(?::bigint[], ?::text[], ?::text[]) AS added (id, name, tag) "
+            + "ON CONFLICT (id) DO NOTHING RETURNING id, name, tag) "
+            + "INSERT INTO webhook_outbox (receiver, plant_id, type, name, tag, recorded_at, leased_until) "
+            + "SELECT receiver, id, '" + PlantEvent.CREATED + "', name, tag, ?, "
+            + LEASE_UNLESS_BEHIND.formatted("receivers.receiver", "stored.id", "receivers.lease") + " FROM stored "
+            + "CROSS JOIN unnest(?::text[], ?::bigint[]) AS receivers (receiver, lease) "
+            + "RETURNING " + EVENT_COLUMNS + "; "
+            + "WITH removed AS (DELETE FROM plants WHERE id = ANY (?::bigint[]) RETURNING id) "
+            + "INSERT INTO webhook_outbox (receiver, plant_id, type, recorded_at, leased_until) "
+            + "SELECT receiver, id, '" + PlantEvent.DELETED + "', ?, "
+            + LEASE_UNLESS_BEHIND.formatted("receivers.receiver", "removed.id", "receivers.lease") + " FROM removed "
+            + "CROSS JOIN unnest(?::text[], ?::bigint[]) AS receivers (receiver, lease) RETURNING " + EVENT_COLUMNS;
+
+    private static final String INSERT_EVENT = "INSERT INTO webhook_outbox "
+            + "(receiver, plant_id, type, name, tag, recorded_at, leased_until) SELECT ?1, ?2, ?3, ?4, ?5, ?6, "
+            + LEASE_UNLESS_BEHIND.formatted("?1", "?2", "?7") + " RETURNING " + EVENT_COLUMNS;
+
+    private final List<String> receivers;
+    private volatile RecordedEvents recorded = RecordedEvents.NONE;
+
+    EventSql(List<String> receivers) {
+        this.receivers = List.copyOf(receivers);
+    }
+
+    boolean records() {
+        return !receivers.isEmpty();
+    }
+
+    /** From now on, the events each batch leases go to {@code recorded} once the batch has committed. */
+    void handTo(RecordedEvents recorded) {
+        this.recorded = recorded;
+    }
+
+    /** PostgreSQL's round with events, in place of {@code plain} when there is a receiver. */
+    String postgresRound(String plain) {
+        return records() ? POSTGRES_ROUND : plain;
+    }
+
+    /** The events of one batch, from its start to its commit. */
+    Batch batch() {
+        recorded.awaitRoom();
+        long now = System.currentTimeMillis();
+        Long[] leases = new Long[receivers.size()];
+        for (int i = 0; i < leases.length; i++) {
+            leases[i] = recorded.admits(receivers.get(i)) ? now + Outbox.LEASE.toMillis() : 0L;
+        }
+        return new Batch(now, leases);
+    }
+
+    /** Adds the events in {@code rows} (selected as {@link #EVENT_COLUMNS}) to {@code events}. */
+    static void readEvents(ResultSet rows, List<PlantEvent> events) throws SQLException {
+        while (rows.next()) {
+            String name = rows.getString(5);
+            Plant plant = name == null ? null : new Plant(name, rows.getString(6));
+            long recordedAt = rows.getLong(7);
+            events.add(new PlantEvent(rows.getLong(1), rows.getString(2), rows.getLong(3), rows.getString(4), plant,
+                    recordedAt, rows.getInt(8), rows.getLong(9), Math.max(recordedAt, rows.getLong(10))));
+        }
+    }
+
+    /**
+     * The events one batch records: when they are recorded, until when each receiver's are leased to this process (0
+     * when they are not), and, once written, what the database made of them.
+     */
+    final class Batch {
+
+        private final long recordedAtMillis;
+        private final Long[] leasedUntilMillis;
+        private final List<PlantEvent> written = new ArrayList<>();
+
+        private Batch(long recordedAtMillis, Long[] leasedUntilMillis) {
+            this.recordedAtMillis = recordedAtMillis;
+            this.leasedUntilMillis = leasedUntilMillis;
+        }
+
+        /** Binds the created events' parameters after a round's inserts; returns the next parameter's index. */
+        int bindCreated(Connection connection, PreparedStatement statement, int next) throws SQLException {
+            return bindEvents(connection, statement, next);
+        }
+
+        /** Binds the deleted events' parameters after a round's deletes; returns the next parameter's index. */
+        int bindDeleted(Connection connection, PreparedStatement statement, int next) throws SQLException {
+            return bindEvents(connection, statement, next);
+        }
+
+        private int bindEvents(Connection connection, PreparedStatement statement, int next) throws SQLException {
+            if (!records()) {
+                return next;
+            }
+            statement.setLong(next, recordedAtMillis);
+            statement.setArray(next + 1, connection.createArrayOf("text", receivers.toArray()));
+            statement.setArray(next + 2, connection.createArrayOf("int8", leasedUntilMillis));
+            return next + 3;
+        }
+
+        /** Reads the events a statement's results after the current one returned, to the last result. */
+        void readRemainingResults(PreparedStatement statement) throws SQLException {
+            if (!records()) {
+                return;
+            }
+            while (statement.getMoreResults() || statement.getUpdateCount() != -1) {
+                try (ResultSet rows = statement.getResultSet()) {
+                    if (rows != null) {
+                        readEvents(rows, written);
+                    }
+                }
+            }
+        }
+
+        /** For a database that runs a statement per write: records the events of this batch, after each write. */
+        Recorder recorder(Connection connection) {
+            return new Recorder(connection);
+        }
+
+        /** The batch committed: its leased events go to be sent, and the rest are announced. */
+        void committed() {
+            if (written.isEmpty()) {
+                return;
+            }
+            List<PlantEvent> leased = new ArrayList<>(written.size());
+            for (PlantEvent event : written) {
+                if (event.leasedUntilMillis() > 0) {
+                    leased.add(event);
+                }
+            }
+            recorded.committed(leased, leased.size() < written.size());
+        }
+
+        /** Prepares its statement on its first event; closing it closes that statement. */
+        final class Recorder implements AutoCloseable {
+
+            private final Connection connection;
+            private PreparedStatement insert;
+
+            private Recorder(Connection connection) {
+                this.connection = connection;
+            }
+
+            /** The plant was stored: {@code changed} rows say whether it was. */
+            void created(int changed, long id, Plant plant) throws SQLException {
+                if (changed > 0) {
+                    record(PlantEvent.CREATED, id, plant);
+                }
+            }
+
+            /** A delete of {@code id} removed {@code changed} rows. */
+            void deleted(int changed, long id) throws SQLException {
+                if (changed > 0) {
+                    record(PlantEvent.DELETED, id, null);
+                }
+            }
+
+            private void record(String type, long id, Plant plant) throws SQLException {
+                if (!records()) {
+                    return;
+                }
+                if (insert == null) {
+                    insert = connection.prepareStatement(INSERT_EVENT);
+                }
+                for (int i = 0; i < receivers.size(); i++) {
+                    insert.setString(1, receivers.get(i));
+                    insert.setLong(2, id);
+                    insert.setString(3, type);
+                    insert.setString(4, plant == null ? null : plant.name());
+                    insert.setString(5, plant == null ? null : plant.tag());
+                    insert.setLong(6, recordedAtMillis);
+                    insert.setLong(7, leasedUntilMillis[i]);
+                    try (ResultSet rows = insert.executeQuery()) {
+                        readEvents(rows, written);
+                    }
+                }
+            }
+
+            @Override
+            public void close() throws SQLException {
+                if (insert != null) {
+                    insert.close();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.plantstore.core.jdbc;
+
+import dev.plantstore.core.CreateResult;
+import dev.plantstore.core.NewPlant;
+import dev.plantstore.core.Plant;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/** Something for the {@link GroupCommitWriter} to do, and the caller waiting for its outcome. */
+sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.Stop {
+
+    CompletableFuture<T> result();
+
+    /** A create or a delete of one id. */
+    sealed interface PlantWrite<T> extends Write<T> permits Create, Remove {
+        long id();
+
+        /** Decides the outcome against {@code rows} as the writes before it in the batch left them, and applies it. */
+        T applyTo(Map<Long, Plant> rows);
+
+        /** The write as the database applies it, which changes the table as {@link #applyTo} changes the map. */
+        BatchSql.Op op();
+    }
+
+    record Create(NewPlant plant, CompletableFuture<CreateResult> result) implements PlantWrite<CreateResult> {
+        @Override
+        public long id() {
+            return plant.id();
+        }
+
+        @Override
+        public CreateResult applyTo(Map<Long, Plant> rows) {
+            Plant stored = rows.putIfAbsent(plant.id(), plant.plant());
+            if (stored == null) {
+                return new CreateResult.Created(plant.plant());
+            }
+            return stored.equals(plant.plant())
+                    ? new CreateResult.AlreadyStored(stored)
+                    : new CreateResult.Duplicate(plant.id());
+        }
+
+        @Override
+        public BatchSql.Op op() {
+            return new BatchSql.InsertIfAbsent(plant.id(), plant.plant());
+        }
+    }
+
+    record Remove(long id, CompletableFuture<Boolean> result) implements PlantWrite<Boolean> {
+        @Override
+        public Boolean applyTo(Map<Long, Plant> rows) {
+            return rows.remove(id) != null;
+        }
+
+        @Override
+        public BatchSql.Op op() {
+            return new BatchSql.Delete(id);
+        }
+    }
+
+    /** Asks the writer to show that a transaction that writes can commit; a health check sends it. */
+    record Probe(CompletableFuture<Boolean> result) implements Write<Boolean> {
+    }
+
+    /** Queued by {@link GroupCommitWriter#close()} to wake the writer and end it. */
+    record Stop(CompletableFuture<Void> result) implements Write<Void> {
+    }
+}

@@ -1,0 +1,172 @@
+package dev.plantstore.core.memory;
+
+import static dev.plantstore.core.webhooks.DeliverySettings.redacted;
+
+import dev.plantstore.core.Plant;
+import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.core.webhooks.RecordedEvents;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The outbox of the in-memory store: in this process's memory like its plants, so the events still pending are lost
+ * with them on exit. At most {@value #CAPACITY} events wait per receiver: a write that would record one more is
+ * refused ({@link StoreUnavailableException}) and changes nothing, so that a receiver that is down cannot exhaust the
+ * heap and no acknowledged write goes without its event.
+ */
+public final class MemoryOutbox implements Outbox {
+
+    static final int CAPACITY = 100_000;
+
+    private static final class Entry {
+        final PlantEvent event;
+        int attempts;
+        long dueAtMillis;
+        long leasedUntilMillis;
+
+        Entry(PlantEvent event) {
+            this.event = event;
+        }
+    }
+
+    private final Map<String, TreeMap<Long, Entry>> pending = new HashMap<>();
+    private final Map<String, List<PlantEvent>> undeliverable = new HashMap<>();
+    private final int capacity;
+    private long lastSeq;
+    private volatile RecordedEvents recorded = RecordedEvents.NONE;
+
+    public MemoryOutbox(List<String> receivers) {
+        this(receivers, CAPACITY);
+    }
+
+    MemoryOutbox(List<String> receivers, int capacity) {
+        this.capacity = capacity;
+        for (String receiver : receivers) {
+            pending.put(receiver, new TreeMap<>());
+            undeliverable.put(receiver, new ArrayList<>());
+        }
+    }
+
+    /**
+     * Refuses a write whose event would not fit: called before the write, under the plant id's lock, so a refused write
+     * changes nothing. Writes of other ids may pass at the same moment, so the bound holds to within a few events.
+     */
+    synchronized void ensureRoom() {
+        for (var receiver : pending.entrySet()) {
+            if (receiver.getValue().size() >= capacity) {
+                throw new StoreUnavailableException("the webhook events waiting for "
+                        + redacted(URI.create(receiver.getKey())) + " have reached the in-memory "
+                        + "store's limit of " + capacity);
+            }
+        }
+    }
+
+    /** From now on, {@code recorded} hears of each event recorded, to claim it. */
+    public void handEventsTo(RecordedEvents recorded) {
+        this.recorded = recorded;
+    }
+
+    /** Before a write: waits while the delivery has no room for more events, and not long. */
+    void awaitRoom() {
+        recorded.awaitRoom();
+    }
+
+    /** Records one event for every receiver; the caller holds the plant id's lock, so events of an id keep order. */
+    void record(String type, long plantId, Plant plant) {
+        long now = System.currentTimeMillis();
+        synchronized (this) {
+            for (var receiver : pending.entrySet()) {
+                long seq = ++lastSeq;
+                receiver.getValue().put(seq,
+                        new Entry(new PlantEvent(seq, receiver.getKey(), plantId, type, plant, now, 0, 0, now)));
+            }
+        }
+        recorded.committed(List.of(), true);
+    }
+
+    @Override
+    public synchronized List<PlantEvent> claim(String receiver, long nowMillis, int max) {
+        List<PlantEvent> claimed = new ArrayList<>();
+        Set<Long> earlierPending = new HashSet<>();
+        for (Entry entry : pending.get(receiver).values()) {
+            if (claimed.size() == max) {
+                break;
+            }
+            if (earlierPending.add(entry.event.plantId())
+                    && entry.dueAtMillis <= nowMillis && entry.leasedUntilMillis <= nowMillis) {
+                entry.leasedUntilMillis = nowMillis + LEASE.toMillis();
+                PlantEvent event = entry.event;
+                claimed.add(new PlantEvent(event.seq(), receiver, event.plantId(), event.type(), event.plant(),
+                        event.recordedAtMillis(), entry.attempts, entry.leasedUntilMillis, event.recordedAtMillis()));
+            }
+        }
+        return claimed;
+    }
+
+    @Override
+    public synchronized void delivered(List<PlantEvent> events) {
+        for (PlantEvent event : events) {
+            pending.get(event.receiver()).remove(event.seq());
+        }
+    }
+
+    @Override
+    public synchronized void release(List<PlantEvent> events) {
+        for (PlantEvent event : events) {
+            Entry entry = pending.get(event.receiver()).get(event.seq());
+            if (entry != null) {
+                entry.leasedUntilMillis = 0;
+            }
+        }
+    }
+
+    @Override
+    public synchronized void retryAt(PlantEvent event, long atMillis) {
+        Entry entry = pending.get(event.receiver()).get(event.seq());
+        if (entry != null) {
+            entry.attempts++;
+            entry.dueAtMillis = atMillis;
+            entry.leasedUntilMillis = 0;
+        }
+    }
+
+    @Override
+    public synchronized void undeliverable(PlantEvent event) {
+        Entry entry = pending.get(event.receiver()).remove(event.seq());
+        if (entry != null) {
+            undeliverable.get(event.receiver()).add(entry.event);
+        }
+    }
+
+    @Override
+    public synchronized Backlog backlog(String receiver) {
+        TreeMap<Long, Entry> events = pending.get(receiver);
+        long oldest = events.isEmpty() ? 0 : events.firstEntry().getValue().event.recordedAtMillis();
+        return new Backlog(events.size(), oldest);
+    }
+
+    @Override
+    public Optional<Backlog> backlogWithoutScan(String receiver) {
+        return Optional.of(backlog(receiver));
+    }
+
+    @Override
+    public synchronized long oldestRecordedAt(String receiver) {
+        TreeMap<Long, Entry> events = pending.get(receiver);
+        return events.isEmpty() ? 0 : events.firstEntry().getValue().event.recordedAtMillis();
+    }
+
+    @Override
+    public synchronized long undeliverableCount(String receiver) {
+        return undeliverable.get(receiver).size();
+    }
+}

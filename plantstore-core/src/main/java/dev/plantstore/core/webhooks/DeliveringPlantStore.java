@@ -1,0 +1,48 @@
+package dev.plantstore.core.webhooks;
+
+import dev.plantstore.core.CreateResult;
+import dev.plantstore.core.NewPlant;
+import dev.plantstore.core.Plant;
+import dev.plantstore.core.PlantStore;
+import java.util.Optional;
+
+/**
+ * A store that records events, with the delivery that sends them: closing the store stops the delivery first. Reads and
+ * the health check are the store's alone, so a receiver that is down never makes the store look unavailable.
+ */
+public final class DeliveringPlantStore implements PlantStore {
+
+    private final PlantStore store;
+    private final WebhookDelivery delivery;
+
+    public DeliveringPlantStore(PlantStore store, WebhookDelivery delivery) {
+        this.store = store;
+        this.delivery = delivery;
+    }
+
+    @Override
+    public CreateResult create(NewPlant plant) {
+        return store.create(plant);
+    }
+
+    @Override
+    public boolean delete(long id) {
+        return store.delete(id);
+    }
+
+    @Override
+    public Optional<Plant> find(long id) {
+        return store.find(id);
+    }
+
+    @Override
+    public boolean isAvailable() {
+        return store.isAvailable();
+    }
+
+    @Override
+    public void close() {
+        delivery.close();
+        store.close();
+    }
+}

@@ -1,9 +1,0 @@
-package dev.plantstore.core;
-
-class InMemoryPlantStoreTest extends PlantStoreContract {
-
-    @Override
-    protected PlantStore newStore() {
-        return PlantStore.inMemory();
-    }
-}

@@ -1,0 +1,33 @@
+package dev.plantstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The module's wall: the rooms beside the interface hold public types only so that the interface can reach them, and
+ * the module declaration keeps them from everyone else. The tests run on the class path, so the declaration is read
+ * from the compiled classes.
+ */
+class ModuleBoundaryTest {
+
+    @Test
+    void theModuleExportsTheInterfacePackageAlone() throws Exception {
+        assertEquals(Set.of("dev.plantstore.core"), descriptor().exports().stream()
+                .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()));
+    }
+
+    /** The declaration beside the compiled classes, not the first {@code module-info.class} the loader finds. */
+    private static ModuleDescriptor descriptor() throws Exception {
+        Path classes = Path.of(PlantStore.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        try (InputStream in = Files.newInputStream(classes.resolve("module-info.class"))) {
+            return ModuleDescriptor.read(in);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.plantstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The rules of the public webhook settings: secrets, receivers, retry period, and what {@code toString} hides. */
+class WebhooksTest {
+
+    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final List<URI> RECEIVER = List.of(URI.create("https://hooks.example/plants"));
+
+    @Test
+    void aSecretMustBeWhsecBase64OfTwentyFourToSixtyFourBytes() {
+        var noPrefix = assertThrows(IllegalArgumentException.class,
+                () -> Webhooks.to(RECEIVER, "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
+        assertFalse(noPrefix.getMessage().contains("MfKQ9r8G"), "an error never quotes a secret");
+        assertThrows(IllegalArgumentException.class, () -> Webhooks.to(RECEIVER, "whsec_not*base64"));
+        assertThrows(IllegalArgumentException.class, () -> Webhooks.to(RECEIVER, "whsec_c2hvcnQ="));
+        assertThrows(IllegalArgumentException.class, () -> Webhooks.to(RECEIVER, " "));
+    }
+
+    @Test
+    void receiversMustBeAbsoluteHttpOrHttpsUrlsEachGivenOnce() {
+        assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(), SECRET));
+        for (String bad : List.of("ftp://hooks.example/x", "/relative", "http:///nohost", "https://h.example/x#frag")) {
+            assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(URI.create(bad)), SECRET), bad);
+        }
+        URI one = URI.create("http://hooks.example/a");
+        assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(one, one), SECRET));
+        assertEquals(List.of(one), Webhooks.to(List.of(one), SECRET).receivers());
+    }
+
+    @Test
+    void toStringShowsNeitherSecretNorCredentialsOfAUrl() {
+        var webhooks = Webhooks.to(List.of(URI.create("https://user:pw@hooks.example/a?token=t0k")), SECRET);
+        String shown = webhooks.toString();
+        assertFalse(shown.contains("MfKQ") || shown.contains("pw") || shown.contains("t0k"), shown);
+        assertTrue(shown.contains("https://hooks.example/a"), shown);
+    }
+
+    @Test
+    void theRetryPeriodIsThreeDaysUnlessSetToAtLeastAMinute() {
+        var webhooks = Webhooks.to(RECEIVER, SECRET);
+        assertEquals(Duration.ofHours(72), webhooks.retryPeriod());
+        assertEquals(Duration.ofHours(24), webhooks.withRetryPeriod(Duration.ofHours(24)).retryPeriod());
+        assertThrows(IllegalArgumentException.class, () -> webhooks.withRetryPeriod(Duration.ofSeconds(59)));
+    }
+}

@@ -1,0 +1,45 @@
+package dev.plantstore.core.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.core.CreateResult;
+import dev.plantstore.core.NewPlant;
+import dev.plantstore.core.PlantEventsContract;
+import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.webhooks.PlantEvent;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class InMemoryPlantEventsTest extends PlantEventsContract {
+
+    @Override
+    protected EventStore newStore() {
+        var outbox = new MemoryOutbox(RECEIVERS);
+        return new EventStore(new InMemoryPlantStore(outbox), outbox);
+    }
+
+    @Test
+    void aWritePastTheLimitOfWaitingEventsIsRefusedAndChangesNothingUntilTheReceiverTakesSome() {
+        var outbox = new MemoryOutbox(RECEIVERS, 3);
+        var store = new InMemoryPlantStore(outbox);
+        for (long id = 1; id <= 3; id++) {
+            assertInstanceOf(CreateResult.Created.class, store.create(new NewPlant(id, "Plant " + id)));
+        }
+        var refused = assertThrows(StoreUnavailableException.class, () -> store.create(new NewPlant(4, "Fern")));
+        assertTrue(refused.getMessage().contains("limit of 3"), refused.getMessage());
+        assertEquals(Optional.empty(), store.find(4), "a refused create stores nothing");
+        assertThrows(StoreUnavailableException.class, () -> store.delete(1));
+        assertTrue(store.find(1).isPresent(), "a refused delete removes nothing");
+        assertEquals(3, outbox.backlog(RECEIVERS.get(0)).pending());
+
+        for (String receiver : RECEIVERS) {
+            List<PlantEvent> taken = outbox.claim(receiver, System.currentTimeMillis(), 1);
+            outbox.delivered(taken);
+        }
+        assertInstanceOf(CreateResult.Created.class, store.create(new NewPlant(4, "Fern")));
+    }
+}
