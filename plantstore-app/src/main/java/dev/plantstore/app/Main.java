@@ -45,8 +45,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 /** {@code java -jar plantstore.jar}: wires options, tokens, store and server together and runs until stopped. */
@@ -136,14 +134,12 @@ public final class Main {
 
         // The management port first, so that it closes after the server and reports on the server's whole stop; it
         // is not ready before the server is.
-        var serverReady = new AtomicReference<BooleanSupplier>(() -> false);
         Optional<ManagementServer> management = metrics.isPresent()
-                ? Optional.of(closing.opened("the management server",
-                        managementServer(options, () -> serverReady.get().getAsBoolean(), metrics.get()),
+                ? Optional.of(closing.opened("the management server", managementServer(options, metrics.get()),
                         ManagementServer::close))
                 : Optional.empty();
         PlantStoreServer server = closing.opened("the server", server(options, api), PlantStoreServer::close);
-        serverReady.set(server::isReady);
+        management.ifPresent(port -> port.readyWhen(server::isReady));
 
         Duration drain = options.get(DRAIN);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -227,11 +223,11 @@ public final class Main {
         }
     }
 
-    private static ManagementServer managementServer(Options options, BooleanSupplier serverReady,
-                                                     PrometheusMeterRegistry metrics) throws StartupException {
+    private static ManagementServer managementServer(Options options, PrometheusMeterRegistry metrics)
+            throws StartupException {
         try {
             return ManagementServer.start(options.get(MANAGEMENT_HOST), options.get(MANAGEMENT_PORT).getAsInt(),
-                    serverReady, metrics);
+                    metrics);
         } catch (JavalinBindException e) {
             throw new StartupException("cannot listen on " + options.get(MANAGEMENT_HOST) + ":"
                     + options.get(MANAGEMENT_PORT).getAsInt() + " (management): " + Failures.rootMessage(e));

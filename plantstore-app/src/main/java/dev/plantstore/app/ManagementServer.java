@@ -4,6 +4,7 @@ import dev.plantstore.http.Health;
 import dev.plantstore.http.ManagementPort;
 import io.javalin.Javalin;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -17,23 +18,32 @@ final class ManagementServer implements AutoCloseable {
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
     private final Javalin app;
+    private final AtomicReference<BooleanSupplier> readiness = new AtomicReference<>(() -> false);
 
-    private ManagementServer(Javalin app) {
-        this.app = app;
-    }
-
-    /** Starts on {@code host} and {@code port}; port 0 picks a free port, which {@link #port()} then reports. */
-    static ManagementServer start(String host, int port, BooleanSupplier ready, PrometheusMeterRegistry registry) {
-        Javalin app = Javalin.create(config -> {
+    private ManagementServer(String host, PrometheusMeterRegistry registry) {
+        this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
             ManagementPort.protect(config, host);
-            Health.mount(config, ready);
+            Health.mount(config, () -> readiness.get().getAsBoolean());
             config.routes.get("/metrics", ctx -> ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape()));
         });
-        app.start(host, port);
-        return new ManagementServer(app);
+    }
+
+    /**
+     * Starts on {@code host} and {@code port}; port 0 picks a free port, which {@link #port()} then reports. It
+     * reports not ready until {@link #readyWhen} says what readiness is.
+     */
+    static ManagementServer start(String host, int port, PrometheusMeterRegistry registry) {
+        var server = new ManagementServer(host, registry);
+        server.app.start(host, port);
+        return server;
+    }
+
+    /** From now on, ready whenever {@code ready} says so: the server it reports on is up. */
+    void readyWhen(BooleanSupplier ready) {
+        readiness.set(ready);
     }
 
     int port() {

@@ -283,11 +283,6 @@ final class Options {
         return help;
     }
 
-    /** Every option's value, by its declaration. */
-    Map<Option<?>, Object> values() {
-        return values;
-    }
-
     /** Each value parsed in the table's order, so that the first bad one is the one refused. */
     private static Options from(Map<String, Given> given, boolean help) throws UsageException {
         if (!help && OIDC_ISSUER.valueIn(given).isPresent() != OIDC_AUDIENCE.valueIn(given).isPresent()) {

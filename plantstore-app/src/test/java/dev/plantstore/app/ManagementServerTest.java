@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ManagementServerTest {
 
-    private final ManagementServer server = ManagementServer.start("127.0.0.1", 0, () -> true,
+    private final ManagementServer server = ManagementServer.start("127.0.0.1", 0,
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
 
     @AfterEach
@@ -42,6 +42,15 @@ class ManagementServerTest {
         ErrorResponses.assertError(response, status);
         assertTrue(response.contains("\r\nX-Content-Type-Options: nosniff\r\n"), response);
         assertTrue(response.contains("\r\nX-Request-Id: "), response);
+    }
+
+    @Test
+    void readinessIsDownUntilToldWhatItReportsOn() throws IOException {
+        String before = get("/health/ready", "127.0.0.1");
+        assertTrue(before.startsWith("HTTP/1.1 503 "), before);
+        server.readyWhen(() -> true);
+        String after = get("/health/ready", "127.0.0.1");
+        assertTrue(after.startsWith("HTTP/1.1 200 "), after);
     }
 
     @ParameterizedTest(name = "Host: {0}")

@@ -1,5 +1,6 @@
 package dev.plantstore.app;
 
+import static dev.plantstore.app.OptionsTest.everyValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -95,15 +96,15 @@ class OptionsTableTest {
                     || option.shownDefault().equals("off")) {
                 continue;
             }
-            assertEquals(defaults.values(),
-                    Options.parse(List.of(option.flag(), option.shownDefault()), Map.of()).values(), option.flag());
+            assertEquals(everyValue(defaults),
+                    everyValue(Options.parse(List.of(option.flag(), option.shownDefault()), Map.of())), option.flag());
         }
     }
 
     @Test
     void helpShowsTheDefaultsTheServerUses() throws UsageException {
-        assertEquals(Options.parse(List.of(), Map.of()).values(),
-                Options.parse(List.of("--help"), Map.of("PLANTSTORE_PORT", "9000")).values());
+        assertEquals(everyValue(Options.parse(List.of(), Map.of())),
+                everyValue(Options.parse(List.of("--help"), Map.of("PLANTSTORE_PORT", "9000"))));
     }
 
     @Test

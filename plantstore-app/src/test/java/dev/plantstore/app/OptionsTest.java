@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,7 +53,7 @@ class OptionsTest {
                 entry(Options.OIDC_CREATE_SCOPE, "plants:create"),
                 entry(Options.OIDC_DELETE_SCOPE, "plants:delete"),
                 entry(Options.TRUSTED_PROXIES, List.of())),
-                parse(Map.of()).values());
+                everyValue(parse(Map.of())));
     }
 
     @Test
@@ -89,7 +90,7 @@ class OptionsTest {
                 entry(Options.OIDC_CREATE_SCOPE, "plants:create"),
                 entry(Options.OIDC_DELETE_SCOPE, "plants:delete"),
                 entry(Options.TRUSTED_PROXIES, List.of("10.0.0.0/8", "::1"))),
-                options.values());
+                everyValue(options));
     }
 
     @Test
@@ -159,7 +160,7 @@ class OptionsTest {
                 entry(Options.OIDC_CREATE_SCOPE, "plants:create"),
                 entry(Options.OIDC_DELETE_SCOPE, "plants:delete"),
                 entry(Options.TRUSTED_PROXIES, List.of("192.0.2.0/24"))),
-                parse(env).values());
+                everyValue(parse(env)));
     }
 
     @Test
@@ -262,5 +263,12 @@ class OptionsTest {
     @ValueSource(strings = {"maybe", "1", ""})
     void docsIsOnOrOff(String value) {
         assertEquals("--docs must be on or off, got '" + value + "'", refusal(Map.of(), "--docs", value));
+    }
+
+    /** Every option's value, read through the one accessor the server uses. */
+    static Map<Options.Option<?>, Object> everyValue(Options options) {
+        Map<Options.Option<?>, Object> values = new HashMap<>();
+        Options.TABLE.forEach(option -> values.put(option, options.get(option)));
+        return values;
     }
 }
