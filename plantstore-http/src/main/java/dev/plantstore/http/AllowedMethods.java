@@ -21,24 +21,22 @@ final class AllowedMethods {
      * {@code Content-Type} and {@code Content-Length} are GET's (RFC 9110 section 9.3.2). Javalin's own HEAD for a
      * GET route answers 200 with an empty plain-text body without running the handler, whatever GET would answer.
      */
-    static void get(JavalinConfig config, String path, Handler handler, SecurityHeaders securityHeaders) {
+    static void get(JavalinConfig config, String path, Handler handler) {
         config.routes.get(path, handler);
         config.routes.head(path, handler);
-        refuseOthers(config, path, List.of(HandlerType.GET, HandlerType.HEAD), securityHeaders);
+        refuseOthers(config, path, List.of(HandlerType.GET, HandlerType.HEAD));
     }
 
     /** {@code method} with this handler, every other method a 405. */
-    static void only(JavalinConfig config, String path, HandlerType method, Handler handler,
-                     SecurityHeaders securityHeaders) {
+    static void only(JavalinConfig config, String path, HandlerType method, Handler handler) {
         config.routes.addHttpHandler(method, path, handler);
-        refuseOthers(config, path, List.of(method), securityHeaders);
+        refuseOthers(config, path, List.of(method));
     }
 
-    private static void refuseOthers(JavalinConfig config, String path, List<HandlerType> allowed,
-                                     SecurityHeaders securityHeaders) {
+    private static void refuseOthers(JavalinConfig config, String path, List<HandlerType> allowed) {
         String allow = String.join(", ", allowed.stream().map(HandlerType::name).toList());
         var methodNotAllowed = guard(ctx -> {
-            securityHeaders.noSniff(ctx);
+            SecurityHeaders.noSniff(ctx);
             ctx.header("Allow", allow);
             throw new ApiProblem(405, ctx.method().name() + " is not allowed on " + path + "; use " + allow);
         });

@@ -45,15 +45,13 @@ final class ApiDocs {
     private final byte[] page;
     private final byte[] init;
     private final String swaggerUiDirectory;
-    private final SecurityHeaders securityHeaders;
 
-    private ApiDocs(boolean health, Optional<IdentityProvider> identityProvider, SecurityHeaders securityHeaders) {
+    private ApiDocs(boolean health, Optional<IdentityProvider> identityProvider) {
         byte[] document = resource(ApiDocs.class, YAML_RESOURCE);
         yaml = health && identityProvider.isEmpty() ? document : rewritten(document, health, identityProvider);
         page = resource(ApiDocs.class, "docs/index.html");
         init = resource(ApiDocs.class, "docs/init.js");
         swaggerUiDirectory = "/META-INF/resources/webjars/swagger-ui/" + swaggerUiVersion() + "/";
-        this.securityHeaders = securityHeaders;
     }
 
     /** An OpenID Connect issuer whose tokens grant {@code scopes}, for the document's security scheme. */
@@ -65,16 +63,16 @@ final class ApiDocs {
      * lists the health paths only if {@code health} says the application serves them, and names the identity
      * provider's scheme and scopes if there is one.
      */
-    static ApiDocs load(boolean health, Optional<IdentityProvider> identityProvider, SecurityHeaders securityHeaders) {
-        return new ApiDocs(health, identityProvider, securityHeaders);
+    static ApiDocs load(boolean health, Optional<IdentityProvider> identityProvider) {
+        return new ApiDocs(health, identityProvider);
     }
 
     void mount(JavalinConfig config) {
-        AllowedMethods.get(config, "/openapi.yaml", ctx -> send(ctx, "application/yaml", yaml), securityHeaders);
-        AllowedMethods.get(config, "/openapi.json", ctx -> send(ctx, Json.CONTENT_TYPE, json()), securityHeaders);
-        AllowedMethods.get(config, "/docs", this::page, securityHeaders);
-        AllowedMethods.get(config, "/docs/init.js", ctx -> send(ctx, "text/javascript", init), securityHeaders);
-        AllowedMethods.get(config, "/docs/{file}", this::swaggerUiFile, securityHeaders);
+        AllowedMethods.get(config, "/openapi.yaml", ctx -> send(ctx, "application/yaml", yaml));
+        AllowedMethods.get(config, "/openapi.json", ctx -> send(ctx, Json.CONTENT_TYPE, json()));
+        AllowedMethods.get(config, "/docs", this::page);
+        AllowedMethods.get(config, "/docs/init.js", ctx -> send(ctx, "text/javascript", init));
+        AllowedMethods.get(config, "/docs/{file}", this::swaggerUiFile);
     }
 
     /**
@@ -112,7 +110,7 @@ final class ApiDocs {
     }
 
     private void send(Context ctx, String contentType, byte[] body) {
-        securityHeaders.noSniff(ctx);
+        SecurityHeaders.noSniff(ctx);
         ctx.contentType(contentType).result(body);
     }
 

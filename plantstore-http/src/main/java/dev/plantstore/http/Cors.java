@@ -20,12 +20,10 @@ final class Cors implements Handler {
 
     private final Set<String> origins;
     private final String methods;
-    private final SecurityHeaders securityHeaders;
 
-    Cors(Set<String> origins, HandlerType method, SecurityHeaders securityHeaders) {
+    Cors(Set<String> origins, HandlerType method) {
         this.origins = Set.copyOf(origins);
         this.methods = method.name();
-        this.securityHeaders = securityHeaders;
     }
 
     /** An origin as browsers send it: scheme, host, optional port, nothing else; or {@code *} for any. */
@@ -50,7 +48,7 @@ final class Cors implements Handler {
             ctx.header("Access-Control-Max-Age", "600");
             // The API's gate, which sets them on its paths when mounted, comes after this handler, which a preflight
             // ends.
-            securityHeaders.onApiResponse(ctx);
+            SecurityHeaders.onApiResponse(ctx);
             ctx.status(204).res().setContentType(null);
             ctx.skipRemainingHandlers();
         }

@@ -27,14 +27,10 @@ public final class Health {
 
     /** Adds the three routes; {@code ready} must answer quickly and never throw. */
     public static void mount(JavalinConfig config, BooleanSupplier ready) {
-        mount(config, ready, SecurityHeaders.onTheApisResponses());
-    }
-
-    static void mount(JavalinConfig config, BooleanSupplier ready, SecurityHeaders securityHeaders) {
         Objects.requireNonNull(ready, "null ready");
-        AllowedMethods.get(config, "/health/live", ctx -> Json.respondStatus(ctx, 200, "UP"), securityHeaders);
-        AllowedMethods.get(config, "/health/ready", ctx -> respondReadiness(ctx, ready), securityHeaders);
-        AllowedMethods.get(config, "/health", ctx -> respondReadiness(ctx, ready), securityHeaders);
+        AllowedMethods.get(config, "/health/live", ctx -> Json.respondStatus(ctx, 200, "UP"));
+        AllowedMethods.get(config, "/health/ready", ctx -> respondReadiness(ctx, ready));
+        AllowedMethods.get(config, "/health", ctx -> respondReadiness(ctx, ready));
     }
 
     private static void respondReadiness(Context ctx, BooleanSupplier ready) {

@@ -60,7 +60,7 @@ import org.slf4j.LoggerFactory;
  *   11 BearerAuth           MLS-  /plants, /plants/*: judges the credentials once per request (5 may have asked
  *                                 already): 429, 400, 401, 403 or 503, else the caller is known; refused tokens count
  *                                 against the client (ClientAddresses: the peer, or from a trusted proxy the client
- *                                 it names); when mounted it also sets the security headers
+ *                                 it names); sets the security headers (where 9 set them already, to the same values)
  *  the routes
  *   12 PlantRoutes          MLS-  POST /plants: RequestBody (415, 413, 408), NewPlantDecoder (400), store.create: 200
  *                                 or 409; DELETE /plants/{id}: PathId (400), store.delete: 204 or 404; 405 with Allow
@@ -162,15 +162,15 @@ final class Pipeline {
                     assembly -> assembly.handlers.add(new MethodOverrides())),
             new Step(Layer.BEFORE, "SecurityHeaders", OWN_SERVER,
                     "Cache-Control and nosniff on every path, before anything else",
-                    assembly -> assembly.securityHeaders.beforeEveryPath().ifPresent(assembly.config.routes::before)),
+                    assembly -> assembly.config.routes.before(SecurityHeaders::onEveryPath)),
             new Step(Layer.BEFORE, "Cors", API,
                     "/plants, /plants/*, /openapi.*, for the listed origins: answers a preflight",
                     Pipeline::cors),
             new Step(Layer.BEFORE, "BearerAuth", API,
                     "/plants, /plants/*: judges the credentials once per request (5 may have asked already): 429, "
                             + "400, 401, 403 or 503, else the caller is known; refused tokens count against the client "
-                            + "(ClientAddresses: the peer, or from a trusted proxy the client it names); when mounted "
-                            + "it also sets the security headers",
+                            + "(ClientAddresses: the peer, or from a trusted proxy the client it names); sets the "
+                            + "security headers (where 9 set them already, to the same values)",
                     Pipeline::gate),
             new Step(Layer.ROUTES, "PlantRoutes", API,
                     "POST /plants: RequestBody (415, 413, 408), NewPlantDecoder (400), store.create: 200 or 409; "
@@ -181,7 +181,7 @@ final class Pipeline {
             new Step(Layer.ROUTES, "Health", API,
                     "/health, /health/ready, /health/live, unless turned off",
                     assembly -> assembly.api().readiness().ifPresent(
-                            ready -> Health.mount(assembly.config, ready, assembly.securityHeaders))),
+                            ready -> Health.mount(assembly.config, ready))),
             new Step(Layer.ROUTES, "ApiDocs", API,
                     "/openapi.yaml, /openapi.json, /docs, unless turned off or their libraries are missing",
                     Pipeline::apiDocs),
@@ -320,9 +320,8 @@ final class Pipeline {
     /** One before-handler per path, not one per concern: Javalin matches each against the path on every request. */
     private static void gate(Assembly assembly) {
         BearerAuth auth = assembly.auth();
-        SecurityHeaders securityHeaders = assembly.securityHeaders;
         var gate = guard(ctx -> {
-            securityHeaders.onApiResponse(ctx);
+            SecurityHeaders.onApiResponse(ctx);
             auth.handle(ctx);
         });
         assembly.config.routes.before(COLLECTION, gate);
@@ -335,10 +334,10 @@ final class Pipeline {
             return;
         }
         var routes = assembly.config.routes;
-        routes.before(COLLECTION, new Cors(origins, HandlerType.POST, assembly.securityHeaders));
-        routes.before(COLLECTION + "/*", new Cors(origins, HandlerType.DELETE, assembly.securityHeaders));
-        routes.before("/openapi.json", new Cors(origins, HandlerType.GET, assembly.securityHeaders));
-        routes.before("/openapi.yaml", new Cors(origins, HandlerType.GET, assembly.securityHeaders));
+        routes.before(COLLECTION, new Cors(origins, HandlerType.POST));
+        routes.before(COLLECTION + "/*", new Cors(origins, HandlerType.DELETE));
+        routes.before("/openapi.json", new Cors(origins, HandlerType.GET));
+        routes.before("/openapi.yaml", new Cors(origins, HandlerType.GET));
     }
 
     private static void plantRoutes(Assembly assembly) {
@@ -348,10 +347,8 @@ final class Pipeline {
             store = new MeteredPlantStore(store, api.metrics().get());
         }
         var routes = new PlantRoutes(store, api.maxBodyBytes());
-        AllowedMethods.only(assembly.config, COLLECTION, HandlerType.POST, guard(routes::create),
-                assembly.securityHeaders);
-        AllowedMethods.only(assembly.config, ITEM, HandlerType.DELETE, guard(routes::delete),
-                assembly.securityHeaders);
+        AllowedMethods.only(assembly.config, COLLECTION, HandlerType.POST, guard(routes::create));
+        AllowedMethods.only(assembly.config, ITEM, HandlerType.DELETE, guard(routes::delete));
     }
 
     private static void apiDocs(Assembly assembly) {
@@ -360,8 +357,8 @@ final class Pipeline {
         }
         PlantStoreApi api = assembly.api();
         ApiDocs.load(api.readiness().isPresent(),
-                api.documentedIssuer().map(issuer -> new ApiDocs.IdentityProvider(issuer, api.scopes())),
-                assembly.securityHeaders).mount(assembly.config);
+                api.documentedIssuer().map(issuer -> new ApiDocs.IdentityProvider(issuer, api.scopes())))
+                .mount(assembly.config);
     }
 
     private static void errorBodies(Assembly assembly) {
@@ -416,7 +413,6 @@ final class Pipeline {
         private final Target target;
         private final JavalinConfig config;
         private final boolean docs;
-        private final SecurityHeaders securityHeaders;
         private final List<Handler.Wrapper> handlers = new ArrayList<>();
         private final List<Consumer<Server>> serverSettings = new ArrayList<>();
         private final List<Consumer<AbstractConnector>> connectorSettings = new ArrayList<>();
@@ -426,9 +422,6 @@ final class Pipeline {
             this.target = target;
             this.config = config;
             this.docs = docs;
-            this.securityHeaders = OWN_SERVER.contains(target.audience())
-                    ? SecurityHeaders.onEveryPath()
-                    : SecurityHeaders.onTheApisResponses();
         }
 
         private PlantStoreApi api() {
