@@ -30,23 +30,19 @@ public final class Webhooks {
     /** How long an event is retried before it is kept as undeliverable. */
     public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofHours(72);
 
-
     private final List<URI> receivers;
     private final WebhookSigner signer;
     private final WebhookListener listener;
     private final Duration retryPeriod;
     private final Duration firstRetry;
-    /** Null for the JDK's default, which trusts the JDK's certificate authorities. */
-    private final SSLSocketFactory tlsSockets;
 
     private Webhooks(List<URI> receivers, WebhookSigner signer, WebhookListener listener, Duration retryPeriod,
-                     Duration firstRetry, SSLSocketFactory tlsSockets) {
+                     Duration firstRetry) {
         this.receivers = receivers;
         this.signer = signer;
         this.listener = listener;
         this.retryPeriod = retryPeriod;
         this.firstRetry = firstRetry;
-        this.tlsSockets = tlsSockets;
     }
 
     /**
@@ -70,13 +66,13 @@ public final class Webhooks {
             }
         }
         return new Webhooks(List.copyOf(receivers), WebhookSigner.of(secrets), WebhookListener.NONE,
-                DEFAULT_RETRY_PERIOD, DeliverySettings.FIRST_RETRY, null);
+                DEFAULT_RETRY_PERIOD, DeliverySettings.FIRST_RETRY);
     }
 
     /** The same webhooks, telling {@code listener} of each attempt and backlog. */
     public Webhooks withListener(WebhookListener listener) {
         return new Webhooks(receivers, signer, Objects.requireNonNull(listener, "null listener"), retryPeriod,
-                firstRetry, tlsSockets);
+                firstRetry);
     }
 
     /**
@@ -88,25 +84,17 @@ public final class Webhooks {
         if (period.compareTo(Duration.ofMinutes(1)) < 0) {
             throw new IllegalArgumentException("the retry period must be at least a minute");
         }
-        return new Webhooks(receivers, signer, listener, period, firstRetry, tlsSockets);
+        return new Webhooks(receivers, signer, listener, period, firstRetry);
     }
 
     /** Shorter waits between attempts, for tests that cannot wait seconds: the first retry after {@code first}. */
     Webhooks withFirstRetry(Duration first) {
-        return new Webhooks(receivers, signer, listener, retryPeriod, first, tlsSockets);
+        return new Webhooks(receivers, signer, listener, retryPeriod, first);
     }
 
     /** Shorter retry period than the public minimum, for tests of what happens once it has passed. */
     Webhooks withRetryPeriodForTests(Duration period) {
-        return new Webhooks(receivers, signer, listener, period, firstRetry, tlsSockets);
-    }
-
-    /**
-     * The same webhooks, opening TLS connections with {@code factory}: for tests, whose receivers have certificates
-     * that no public authority signed.
-     */
-    Webhooks withTlsSockets(SSLSocketFactory factory) {
-        return new Webhooks(receivers, signer, listener, retryPeriod, firstRetry, Objects.requireNonNull(factory));
+        return new Webhooks(receivers, signer, listener, period, firstRetry);
     }
 
     public List<URI> receivers() {
@@ -117,10 +105,10 @@ public final class Webhooks {
         return retryPeriod;
     }
 
-    /** What the delivery works from, with the timings and TLS sockets that tests may have shortened or replaced. */
+    /** What the delivery works from, with the timings that tests may have shortened; TLS as the JDK trusts it. */
     DeliverySettings delivery() {
         return new DeliverySettings(receivers, signer, listener, retryPeriod, firstRetry,
-                tlsSockets == null ? (SSLSocketFactory) SSLSocketFactory.getDefault() : tlsSockets);
+                (SSLSocketFactory) SSLSocketFactory.getDefault());
     }
 
     /** The names the outbox files each receiver's events under. */

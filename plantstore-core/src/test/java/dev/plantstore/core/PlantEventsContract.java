@@ -58,7 +58,7 @@ public abstract class PlantEventsContract {
         }
     }
 
-    public static String describe(PlantEvent event) {
+    static String describe(PlantEvent event) {
         return event.type() + " " + event.plantId() + (event.plant() == null ? "" : " " + event.plant().name());
     }
 

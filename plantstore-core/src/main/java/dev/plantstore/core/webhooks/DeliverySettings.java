@@ -9,7 +9,7 @@ import javax.net.ssl.SSLSocketFactory;
 
 /**
  * What {@link WebhookDelivery} works from: the public {@code Webhooks} resolved to its receivers, signer, listener
- * and timings. Tests build one directly to shorten the waits that the public settings keep at their floor.
+ * and timings. Its {@code toString}, like the public settings', shows no credential of a receiver's URL.
  *
  * @param tlsSockets opens the TLS connections to https receivers
  */
@@ -19,9 +19,9 @@ public record DeliverySettings(List<URI> receivers, WebhookSigner signer, Webhoo
     /** The wait before an event's first retry; each later one doubles it. */
     public static final Duration FIRST_RETRY = Duration.ofSeconds(1);
     /** The longest wait between two attempts at one event. */
-    public static final Duration LONGEST_RETRY = Duration.ofMinutes(5);
+    static final Duration LONGEST_RETRY = Duration.ofMinutes(5);
     /** How long an attempt may take before it counts as failed. */
-    public static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
+    static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
 
     public DeliverySettings {
         receivers = List.copyOf(receivers);
@@ -30,6 +30,12 @@ public record DeliverySettings(List<URI> receivers, WebhookSigner signer, Webhoo
         Objects.requireNonNull(retryPeriod, "null retry period");
         Objects.requireNonNull(firstRetry, "null first retry");
         Objects.requireNonNull(tlsSockets, "null TLS sockets");
+    }
+
+    @Override
+    public String toString() {
+        return "DeliverySettings" + receivers.stream().map(DeliverySettings::redacted).toList() + " (retried for "
+                + retryPeriod + ", first retry after " + firstRetry + ")";
     }
 
     /**

@@ -63,7 +63,7 @@ public final class WebhookSigner {
         return keys.size();
     }
 
-    public String sign(String id, long timestampSeconds, byte[] body) {
+    String sign(String id, long timestampSeconds, byte[] body) {
         byte[] prefix = (id + "." + timestampSeconds + ".").getBytes(StandardCharsets.UTF_8);
         var signatures = new StringJoiner(" ");
         for (byte[] key : keys) {

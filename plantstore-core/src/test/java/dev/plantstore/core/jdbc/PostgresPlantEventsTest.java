@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.CommitListener;
-import dev.plantstore.core.CountingDataSource;
 import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.Databases;
 import dev.plantstore.core.FaultyDataSource;

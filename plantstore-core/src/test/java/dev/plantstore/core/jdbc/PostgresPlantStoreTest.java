@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.CountingDataSource;
 import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.Databases;
 import dev.plantstore.core.FaultyDataSource;
@@ -14,7 +13,6 @@ import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStoreContract;
-import dev.plantstore.core.PoolAfterASwitchover;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.testkit.TestPostgres;
 import java.sql.Connection;

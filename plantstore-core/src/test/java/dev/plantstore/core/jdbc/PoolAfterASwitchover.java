@@ -1,4 +1,4 @@
-package dev.plantstore.core;
+package dev.plantstore.core.jdbc;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -17,18 +17,18 @@ import javax.sql.DataSource;
  * does), and opens new ones to the primary. Like a pool, it takes back a connection that is closed and hands it out
  * again; one that is aborted is dropped.
  */
-public final class PoolAfterASwitchover implements AutoCloseable {
+final class PoolAfterASwitchover implements AutoCloseable {
 
     private final DataSource primary;
     private final BlockingDeque<Connection> idle = new LinkedBlockingDeque<>();
     private final List<Connection> toTheOldPrimary = new ArrayList<>();
 
-    public PoolAfterASwitchover(DataSource primary) {
+    PoolAfterASwitchover(DataSource primary) {
         this.primary = primary;
     }
 
     /** The switchover: the pool now holds {@code connections} to the old primary, handed out before any other. */
-    public void switchOver(int connections) throws SQLException {
+    void switchOver(int connections) throws SQLException {
         for (int i = 0; i < connections; i++) {
             Connection readOnly = primary.getConnection();
             try (Statement statement = readOnly.createStatement()) {
@@ -40,7 +40,7 @@ public final class PoolAfterASwitchover implements AutoCloseable {
     }
 
     /** How many of the connections to the old primary are still open, in the pool or handed out. */
-    public long openToTheOldPrimary() throws SQLException {
+    long openToTheOldPrimary() throws SQLException {
         long open = 0;
         for (Connection connection : toTheOldPrimary) {
             if (!connection.isClosed()) {
@@ -50,7 +50,7 @@ public final class PoolAfterASwitchover implements AutoCloseable {
         return open;
     }
 
-    public DataSource dataSource() {
+    DataSource dataSource() {
         return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
                 (proxy, method, args) -> {
                     if (!method.getName().equals("getConnection")) {

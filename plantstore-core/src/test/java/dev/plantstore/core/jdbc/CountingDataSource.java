@@ -1,4 +1,4 @@
-package dev.plantstore.core;
+package dev.plantstore.core.jdbc;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -13,16 +13,16 @@ import javax.sql.DataSource;
  * Counts the round trips to a server through the connections of a real data source: every statement executed, every
  * commit and every rollback.
  */
-public final class CountingDataSource {
+final class CountingDataSource {
 
     private final AtomicInteger roundTrips = new AtomicInteger();
 
-    public int roundTrips() {
+    int roundTrips() {
         return roundTrips.get();
     }
 
     /** {@code real}, with every {@code execute*} of its statements, every commit and every rollback counted. */
-    public DataSource wrap(DataSource real) {
+    DataSource wrap(DataSource real) {
         return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
                 forward(real, (method, result) ->
                         result instanceof Connection connection ? counting(connection) : result));
