@@ -39,6 +39,10 @@ final class RunningJar implements AutoCloseable {
     private static final List<String> AS_NOBODY =
             List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--");
 
+    /** One client for every read of the metrics: a new one per read starts a thread, which a busy machine feels. */
+    private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .build();
+
     private final JarProcess jar;
     private final int port;
 
@@ -187,7 +191,7 @@ final class RunningJar implements AutoCloseable {
     /** What the management port's {@code /metrics} answers now. */
     String metrics() {
         try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(managementUri("/metrics")).build(),
+            return METRICS_CLIENT.send(HttpRequest.newBuilder(managementUri("/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
