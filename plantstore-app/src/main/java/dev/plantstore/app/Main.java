@@ -45,7 +45,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 
 /** {@code java -jar plantstore.jar}: wires options, tokens, store and server together and runs until stopped. */
 public final class Main {
@@ -118,8 +117,6 @@ public final class Main {
             generatedToken = Optional.of(Tokens.generate());
             tokens = Map.of("generated", generatedToken.get());
         }
-        TokenVerifier verifier = verifier(options, secrets, tokens, closing);
-
         // Metrics are recorded only when something can read them.
         Optional<PrometheusMeterRegistry> metrics = options.get(MANAGEMENT_PORT).isPresent()
                 ? Optional.of(jvmMeasured(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
@@ -127,6 +124,7 @@ public final class Main {
         Optional<Webhooks> webhooks = WebhookConfig.configured(options.get(WEBHOOK_URL), secrets.webhookSecret(),
                 options.get(WEBHOOK_SECRET_FILE),
                 metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE));
+        TokenVerifier verifier = verifier(options, secrets, tokens, closing);
         OpenStore store = closing.opened("the store", OpenStore.open(options.get(STORE), secrets,
                 metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks),
                 OpenStore::close);
@@ -185,31 +183,20 @@ public final class Main {
         return TokenVerifier.firstOf(accepted);
     }
 
-    /** The API as the options configure it; a value the API refuses is a usage error naming its option. */
+    /** The API as the options configure it; every value was checked when the options were parsed. */
     private static PlantStoreApi api(Options options, OpenStore store, TokenVerifier verifier,
-                                     Optional<PrometheusMeterRegistry> metrics) throws UsageException {
+                                     Optional<PrometheusMeterRegistry> metrics) {
         PlantStoreApi api = PlantStoreApi.of(store.store(), verifier)
                 .withMaxBodyBytes(options.get(MAX_BODY_BYTES))
                 .withDocs(options.get(DOCS))
-                .withAuthFailureLimit(options.get(AUTH_FAILURE_LIMIT));
-        api = configured(api, "--cors-origins", given -> given.withCorsOrigins(options.get(CORS_ORIGINS)));
-        api = configured(api, "--trusted-proxies",
-                given -> given.withTrustedProxies(options.get(TRUSTED_PROXIES)));
-        api = configured(api, "--oidc-create-scope, --oidc-delete-scope",
-                given -> given.withScopes(options.get(OIDC_CREATE_SCOPE), options.get(OIDC_DELETE_SCOPE)));
+                .withAuthFailureLimit(options.get(AUTH_FAILURE_LIMIT))
+                .withCorsOrigins(options.get(CORS_ORIGINS))
+                .withTrustedProxies(options.get(TRUSTED_PROXIES))
+                .withScopes(options.get(OIDC_CREATE_SCOPE), options.get(OIDC_DELETE_SCOPE));
         if (options.get(OIDC_ISSUER).isPresent()) {
             api = api.withDocumentedIssuer(options.get(OIDC_ISSUER).get());
         }
         return metrics.isPresent() ? api.withMetrics(metrics.get()) : api;
-    }
-
-    private static PlantStoreApi configured(PlantStoreApi api, String flags, UnaryOperator<PlantStoreApi> setting)
-            throws UsageException {
-        try {
-            return setting.apply(api);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(flags + ": " + e.getMessage());
-        }
     }
 
     private static PlantStoreServer server(Options options, PlantStoreApi api) throws StartupException {

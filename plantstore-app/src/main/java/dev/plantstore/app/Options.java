@@ -1,5 +1,6 @@
 package dev.plantstore.app;
 
+import dev.plantstore.core.Webhooks;
 import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.oidc.OidcTokenVerifier;
@@ -14,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Consumer;
 
 /**
  * The server's settings. Each comes from its flag, else from its environment variable, else from its default.
@@ -60,7 +62,7 @@ final class Options {
     static final Option<List<String>> CORS_ORIGINS = Option.withoutDefault("--cors-origins", "LIST",
             "comma-separated origins whose pages may call the API from a browser, such as https://docs.example.com, "
                     + "or * for any",
-            given -> parseList(given.value()), List.of(), "none");
+            given -> parseList(given, PlantStoreApi::requireCorsOrigin), List.of(), "none");
     static final Option<Integer> AUTH_FAILURE_LIMIT = Option.of("--auth-failure-limit", "N",
             "refused tokens a client address may send per minute before it gets 429, 0 for no limit",
             given -> parseInt(given, 0, 1_000_000), String.valueOf(PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT));
@@ -69,7 +71,7 @@ final class Options {
                     + "them, the client is the right-most address in X-Forwarded-For (else Forwarded) that is not one "
                     + "of them, for the refused-token limit and the access line; any other peer's such headers are "
                     + "ignored",
-            given -> parseList(given.value()), List.of(), "none");
+            given -> parseList(given, PlantStoreApi::requireTrustedProxy), List.of(), "none");
     static final Option<Duration> IDLE_TIMEOUT = Option.of("--idle-timeout", "SECONDS",
             "close a connection silent this long: idle, stalled in its headers, or in a body, which gets 408",
             given -> parseSeconds(given, 1, 3_600),
@@ -117,10 +119,10 @@ final class Options {
             "how far the issuer's clock may be from this one, for exp, nbf and iat",
             given -> parseSeconds(given, 0, 600), "30");
     static final Option<String> OIDC_CREATE_SCOPE = Option.of("--oidc-create-scope", "SCOPE",
-            "the scope a token needs to create plants (static tokens have every scope)", Options::requireNonBlank,
+            "the scope a token needs to create plants (static tokens have every scope)", Options::parseScope,
             PlantStoreApi.DEFAULT_CREATE_SCOPE);
     static final Option<String> OIDC_DELETE_SCOPE = Option.of("--oidc-delete-scope", "SCOPE",
-            "the scope a token needs to delete plants", Options::requireNonBlank, PlantStoreApi.DEFAULT_DELETE_SCOPE);
+            "the scope a token needs to delete plants", Options::parseScope, PlantStoreApi.DEFAULT_DELETE_SCOPE);
 
     /** Every option, in the order {@code --help} lists them and their values are checked. */
     static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, DOCS, CORS_ORIGINS,
@@ -316,30 +318,44 @@ final class Options {
         };
     }
 
-    /** Split only; each entry's form is checked by the API, whose message {@link Main} passes on. */
-    private static List<String> parseList(String value) {
-        List<String> origins = new ArrayList<>();
-        for (String origin : value.split(",")) {
-            if (!origin.isBlank()) {
-                origins.add(origin.strip());
+    /** Split at commas, each entry checked by {@code rule}, which the API applies to it again when it is set. */
+    private static List<String> parseList(Given given, Consumer<String> rule) throws UsageException {
+        List<String> entries = new ArrayList<>();
+        for (String entry : given.value().split(",")) {
+            if (!entry.isBlank()) {
+                entries.add(checked(given, entry.strip(), rule));
             }
         }
-        return List.copyOf(origins);
+        return List.copyOf(entries);
     }
 
-    /** Split and parsed; that each is an http or https URL with a host is checked with the secret, at start-up. */
+    /** Split and parsed, each an http or https URL with a host; that none is given twice is checked at start-up. */
     private static List<URI> parseUrls(Given given) throws UsageException {
         List<URI> urls = new ArrayList<>();
         for (String url : given.value().split(",")) {
             if (!url.isBlank()) {
                 try {
-                    urls.add(new URI(url.strip()));
+                    urls.add(checked(given, new URI(url.strip()), Webhooks::requireReceiver));
                 } catch (URISyntaxException e) {
                     throw new UsageException(given.source() + ": '" + redactedUrl(url.strip()) + "' is not a URL");
                 }
             }
         }
         return List.copyOf(urls);
+    }
+
+    private static String parseScope(Given given) throws UsageException {
+        return checked(given, requireNonBlank(given), PlantStoreApi::requireScope);
+    }
+
+    /** {@code value} once {@code rule} accepts it; a refusal is prefixed with where the value came from. */
+    private static <T> T checked(Given given, T value, Consumer<T> rule) throws UsageException {
+        try {
+            rule.accept(value);
+            return value;
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(given.source() + ": " + e.getMessage());
+        }
     }
 
     /**

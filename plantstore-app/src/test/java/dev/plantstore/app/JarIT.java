@@ -261,14 +261,25 @@ class JarIT {
         var unparsableFromVariable = RunningJar.runToCompletion(dir,
                 with(secret, "PLANTSTORE_WEBHOOK_URL", unparsable));
 
-        String notHttpLine = "plantstore: webhook URL ftp://hooks.example/x is not an absolute http or https URL with "
-                + "a host\n";
-        assertEquals(new RunningJar.Completed(2, "", notHttpLine), fromFlag);
-        assertEquals(new RunningJar.Completed(2, "", notHttpLine), fromVariable);
+        String refusal = "webhook URL ftp://hooks.example/x is not an absolute http or https URL with a host\n";
+        assertEquals(new RunningJar.Completed(2, "", "plantstore: --webhook-url: " + refusal), fromFlag);
+        assertEquals(new RunningJar.Completed(2, "", "plantstore: PLANTSTORE_WEBHOOK_URL: " + refusal), fromVariable);
         assertEquals(new RunningJar.Completed(2, "",
                 "plantstore: --webhook-url: 'http://hooks example/x' is not a URL\n"), unparsableFromFlag);
         assertEquals(new RunningJar.Completed(2, "",
                 "plantstore: PLANTSTORE_WEBHOOK_URL: 'http://hooks example/x' is not a URL\n"), unparsableFromVariable);
+    }
+
+    @Test
+    void aRefusedOptionLeavesNoStoreBehind() throws Exception {
+        Path workDir = Files.createDirectory(dir.resolve("refused"));
+        var result = RunningJar.runToCompletion(workDir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store",
+                "sqlite:plants.db", "--cors-origins", "docs.example.com");
+        assertEquals(new RunningJar.Completed(2, "", "plantstore: --cors-origins: a CORS origin must look like "
+                + "https://example.com[:port] or be *\n"), result);
+        try (var left = Files.list(workDir)) {
+            assertEquals(List.of(), left.toList());
+        }
     }
 
     private static Map<String, String> with(Map<String, String> env, String name, String value) {

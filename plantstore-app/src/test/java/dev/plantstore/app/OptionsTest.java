@@ -172,6 +172,36 @@ class OptionsTest {
     }
 
     @Test
+    void aCorsOriginThatIsNoOriginIsRefusedWhileParsing() {
+        assertEquals("--cors-origins: a CORS origin must look like https://example.com[:port] or be *",
+                refusal(Map.of(), "--cors-origins", "https://a.example,docs.example.com"));
+        assertEquals("PLANTSTORE_CORS_ORIGINS: a CORS origin must look like https://example.com[:port] or be *",
+                refusal(Map.of("PLANTSTORE_CORS_ORIGINS", "https://a.example/path")));
+    }
+
+    @Test
+    void aTrustedProxyThatIsNoAddressIsRefusedWhileParsing() {
+        assertEquals("--trusted-proxies: a trusted proxy is an IP address or a CIDR block such as 10.0.0.0/8 or "
+                + "2001:db8::/32, got '10.0.0.0/33'", refusal(Map.of(), "--trusted-proxies", "::1,10.0.0.0/33"));
+    }
+
+    @Test
+    void aScopeThatIsNoScopeTokenIsRefusedWhileParsing() {
+        assertEquals("--oidc-create-scope: a scope is printable ASCII without space, quote or backslash: plants create",
+                refusal(Map.of(), "--oidc-create-scope", "plants create"));
+        assertEquals("PLANTSTORE_OIDC_DELETE_SCOPE: a scope is printable ASCII without space, quote or backslash: "
+                + "\"delete\"", refusal(Map.of("PLANTSTORE_OIDC_DELETE_SCOPE", "\"delete\"")));
+    }
+
+    @Test
+    void aWebhookUrlThatIsNoHttpUrlIsRefusedWhileParsing() {
+        assertEquals("--webhook-url: webhook URL ftp://hooks.example/x is not an absolute http or https URL with a "
+                + "host", refusal(Map.of(), "--webhook-url", "https://a.example/x,ftp://hooks.example/x"));
+        assertEquals("PLANTSTORE_WEBHOOK_URL: webhook URL https://a.example/x has a fragment",
+                refusal(Map.of("PLANTSTORE_WEBHOOK_URL", "https://a.example/x#part")));
+    }
+
+    @Test
     void aFlagBeatsItsEnvironmentVariable() throws UsageException {
         assertEquals(7000, parse(Map.of("PLANTSTORE_PORT", "9000"), "--port", "7000").get(Options.PORT));
     }

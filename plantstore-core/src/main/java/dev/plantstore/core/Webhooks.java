@@ -60,7 +60,7 @@ public final class Webhooks {
         }
         var seen = new HashSet<String>();
         for (URI receiver : receivers) {
-            checkReceiver(receiver);
+            requireReceiver(receiver);
             if (!seen.add(receiver.toString())) {
                 throw new IllegalArgumentException("webhook URL " + redacted(receiver) + " is given twice");
             }
@@ -123,7 +123,13 @@ public final class Webhooks {
                 + (signer.secrets() == 1 ? "" : "s") + ", retried for " + retryPeriod + ")";
     }
 
-    private static void checkReceiver(URI receiver) {
+    /**
+     * Checks one receiver as {@link #to} does, for a caller that reads its URLs before it has the secret.
+     *
+     * @throws IllegalArgumentException when it is not an absolute http or https URL with a host, or has a fragment;
+     *                                  the message quotes it without user information, query or fragment
+     */
+    public static void requireReceiver(URI receiver) {
         Objects.requireNonNull(receiver, "null receiver");
         String scheme = receiver.getScheme() == null ? "" : receiver.getScheme().toLowerCase(Locale.ROOT);
         if (!receiver.isAbsolute() || !(scheme.equals("http") || scheme.equals("https"))

@@ -31,6 +31,7 @@ class WebhooksTest {
         assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(), SECRET));
         for (String bad : List.of("ftp://hooks.example/x", "/relative", "http:///nohost", "https://h.example/x#frag")) {
             assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(URI.create(bad)), SECRET), bad);
+            assertThrows(IllegalArgumentException.class, () -> Webhooks.requireReceiver(URI.create(bad)), bad);
         }
         URI one = URI.create("http://hooks.example/a");
         assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(one, one), SECRET));

@@ -8,6 +8,7 @@ import io.javalin.http.Context;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -242,6 +243,34 @@ public final class PlantStoreApi {
     public PlantStoreApi withScopes(String createScope, String deleteScope) {
         var scopes = new BearerAuth.Scopes(createScope, deleteScope);
         return with(settings -> settings.scopes = scopes);
+    }
+
+    /**
+     * Checks one origin as {@link #withCorsOrigins} does, for a caller that reads its settings before it has a store.
+     *
+     * @throws IllegalArgumentException when it is not a scheme, host and optional port, or {@code *}
+     */
+    public static void requireCorsOrigin(String origin) {
+        Cors.requireValidOrigin(Objects.requireNonNull(origin, "null origin"));
+    }
+
+    /**
+     * Checks one entry as {@link #withTrustedProxies} does, for a caller that reads its settings before it has a
+     * store.
+     *
+     * @throws IllegalArgumentException when it is neither an IP address nor a CIDR block
+     */
+    public static void requireTrustedProxy(String proxy) {
+        ClientAddresses.trusting(List.of(Objects.requireNonNull(proxy, "null proxy")));
+    }
+
+    /**
+     * Checks one scope as {@link #withScopes} does, for a caller that reads its settings before it has a store.
+     *
+     * @throws IllegalArgumentException when it is empty or holds a space, a quote or a backslash
+     */
+    public static void requireScope(String scope) {
+        BearerAuth.Scopes.requireScopeToken(scope);
     }
 
     /**

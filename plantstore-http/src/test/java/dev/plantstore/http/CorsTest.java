@@ -103,7 +103,8 @@ class CorsTest {
     @ParameterizedTest(name = "origin {0}")
     @ValueSource(strings = {"docs.example.com", "https://docs.example.com/", "https://docs.example.com/path",
             "ftp://x", ""})
-    void anOriginThatIsNotSchemeHostAndPortIsRefused(String origin) {
+    void anOriginThatIsNotSchemeHostAndPortIsRefusedBySettingOrCheckingIt(String origin) {
         assertThrows(IllegalArgumentException.class, () -> allowing(origin));
+        assertThrows(IllegalArgumentException.class, () -> PlantStoreApi.requireCorsOrigin(origin));
     }
 }

@@ -91,10 +91,12 @@ class TokenScopesTest {
     }
 
     @Test
-    void scopeNamesThatCannotBeQuotedInAChallengeAreRefused() {
+    void scopeNamesThatCannotBeQuotedInAChallengeAreRefusedBySettingOrCheckingThem() {
         for (String scope : List.of("", "a b", "a\"b", "a\\b", "é")) {
             org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                     () -> api().withScopes(scope, "remove"), scope);
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> PlantStoreApi.requireScope(scope), scope);
         }
     }
 

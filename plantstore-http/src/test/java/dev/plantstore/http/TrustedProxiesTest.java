@@ -117,5 +117,7 @@ class TrustedProxiesTest {
         var refused = assertThrows(IllegalArgumentException.class, () -> api.withTrustedProxies(List.of(given)));
         assertEquals("a trusted proxy is an IP address or a CIDR block such as 10.0.0.0/8 or 2001:db8::/32, got '"
                 + given + "'", refused.getMessage());
+        assertEquals(refused.getMessage(), assertThrows(IllegalArgumentException.class,
+                () -> PlantStoreApi.requireTrustedProxy(given)).getMessage());
     }
 }
