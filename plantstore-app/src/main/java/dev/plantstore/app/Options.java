@@ -15,7 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The server's settings. Each comes from its flag, else from its environment variable, else from its default.
@@ -319,7 +319,7 @@ final class Options {
     }
 
     /** Split at commas, each entry checked by {@code rule}, which the API applies to it again when it is set. */
-    private static List<String> parseList(Given given, Consumer<String> rule) throws UsageException {
+    private static List<String> parseList(Given given, UnaryOperator<String> rule) throws UsageException {
         List<String> entries = new ArrayList<>();
         for (String entry : given.value().split(",")) {
             if (!entry.isBlank()) {
@@ -329,7 +329,10 @@ final class Options {
         return List.copyOf(entries);
     }
 
-    /** Split and parsed, each an http or https URL with a host; that none is given twice is checked at start-up. */
+    /**
+     * Split and parsed, each an http or https URL with a host and no fragment; that none is given twice is checked with
+     * the secret.
+     */
     private static List<URI> parseUrls(Given given) throws UsageException {
         List<URI> urls = new ArrayList<>();
         for (String url : given.value().split(",")) {
@@ -348,11 +351,10 @@ final class Options {
         return checked(given, requireNonBlank(given), PlantStoreApi::requireScope);
     }
 
-    /** {@code value} once {@code rule} accepts it; a refusal is prefixed with where the value came from. */
-    private static <T> T checked(Given given, T value, Consumer<T> rule) throws UsageException {
+    /** {@code value} as {@code rule} returns it once accepted; a refusal is prefixed with where it came from. */
+    private static <T> T checked(Given given, T value, UnaryOperator<T> rule) throws UsageException {
         try {
-            rule.accept(value);
-            return value;
+            return rule.apply(value);
         } catch (IllegalArgumentException e) {
             throw new UsageException(given.source() + ": " + e.getMessage());
         }

@@ -17,8 +17,8 @@ final class WebhookConfig {
      * Empty when no URL is given. The secret comes from {@code environmentSecret} (PLANTSTORE_WEBHOOK_SECRET), else
      * from the file, whose lines are joined by spaces, so a secret being replaced may sit on a line of its own.
      *
-     * @throws UsageException for a URL given twice, a missing or malformed secret, or a secret without URLs; a
-     *                        message never quotes a secret
+     * @throws UsageException for a bad URL (which {@link Options} refuses first) or one given twice, a missing,
+     *                        unreadable or malformed secret, or a secret without URLs; a message never quotes a secret
      */
     static Optional<Webhooks> configured(List<URI> urls, Optional<String> environmentSecret, Optional<Path> secretFile,
                                          WebhookListener listener) throws UsageException {

@@ -124,12 +124,12 @@ public final class Webhooks {
     }
 
     /**
-     * Checks one receiver as {@link #to} does, for a caller that reads its URLs before it has the secret.
+     * {@code receiver}, checked as {@link #to} checks each, for a caller that reads its URLs before it has the secret.
      *
      * @throws IllegalArgumentException when it is not an absolute http or https URL with a host, or has a fragment;
      *                                  the message quotes it without user information, query or fragment
      */
-    public static void requireReceiver(URI receiver) {
+    public static URI requireReceiver(URI receiver) {
         Objects.requireNonNull(receiver, "null receiver");
         String scheme = receiver.getScheme() == null ? "" : receiver.getScheme().toLowerCase(Locale.ROOT);
         if (!receiver.isAbsolute() || !(scheme.equals("http") || scheme.equals("https"))
@@ -140,5 +140,6 @@ public final class Webhooks {
         if (receiver.getRawFragment() != null) {
             throw new IllegalArgumentException("webhook URL " + redacted(receiver) + " has a fragment");
         }
+        return receiver;
     }
 }

@@ -238,7 +238,7 @@ public final class PlantStoreApi {
      * {@code deleteScope}; a valid token without it is answered 403 {@code insufficient_scope}. Static tokens grant
      * every scope.
      *
-     * @throws IllegalArgumentException when a scope is empty or holds a space, a quote or a backslash
+     * @throws IllegalArgumentException when a scope is not printable ASCII without space, quote or backslash
      */
     public PlantStoreApi withScopes(String createScope, String deleteScope) {
         var scopes = new BearerAuth.Scopes(createScope, deleteScope);
@@ -246,31 +246,36 @@ public final class PlantStoreApi {
     }
 
     /**
-     * Checks one origin as {@link #withCorsOrigins} does, for a caller that reads its settings before it has a store.
+     * {@code origin}, checked as {@link #withCorsOrigins} checks each, for a caller that reads its settings before it
+     * has a store.
      *
      * @throws IllegalArgumentException when it is not a scheme, host and optional port, or {@code *}
      */
-    public static void requireCorsOrigin(String origin) {
+    public static String requireCorsOrigin(String origin) {
         Cors.requireValidOrigin(Objects.requireNonNull(origin, "null origin"));
+        return origin;
     }
 
     /**
-     * Checks one entry as {@link #withTrustedProxies} does, for a caller that reads its settings before it has a
-     * store.
+     * {@code proxy}, checked as {@link #withTrustedProxies} checks each, for a caller that reads its settings before
+     * it has a store.
      *
      * @throws IllegalArgumentException when it is neither an IP address nor a CIDR block
      */
-    public static void requireTrustedProxy(String proxy) {
+    public static String requireTrustedProxy(String proxy) {
         ClientAddresses.trusting(List.of(Objects.requireNonNull(proxy, "null proxy")));
+        return proxy;
     }
 
     /**
-     * Checks one scope as {@link #withScopes} does, for a caller that reads its settings before it has a store.
+     * {@code scope}, checked as {@link #withScopes} checks each, for a caller that reads its settings before it has a
+     * store.
      *
-     * @throws IllegalArgumentException when it is empty or holds a space, a quote or a backslash
+     * @throws IllegalArgumentException when it is not printable ASCII without space, quote or backslash
      */
-    public static void requireScope(String scope) {
-        BearerAuth.Scopes.requireScopeToken(scope);
+    public static String requireScope(String scope) {
+        BearerAuth.Scopes.requireScopeToken(Objects.requireNonNull(scope, "null scope"));
+        return scope;
     }
 
     /**
