@@ -79,7 +79,7 @@ class LoadSoakIT {
     private final Set<Long> present = ConcurrentHashMap.newKeySet();
     private final Set<Long> deleted = ConcurrentHashMap.newKeySet();
 
-    private int send(RunningJar jar, HttpRequest.Builder request) throws IOException, InterruptedException {
+    private int send(HttpRequest.Builder request) throws IOException, InterruptedException {
         int status = http.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding())
                 .statusCode();
         requests.incrementAndGet();
@@ -125,21 +125,21 @@ class LoadSoakIT {
 
     private void sendOne(RunningJar jar, int kind, long id) throws IOException, InterruptedException {
         if (kind < 5) {
-            if (send(jar, create(jar, id, TOKEN)) == 200) {
+            if (send(create(jar, id, TOKEN)) == 200) {
                 present.add(id);
             }
         } else if (kind < 7) {
             long previous = id - 1;
-            if (present.contains(previous) && send(jar, delete(jar, previous)) == 204) {
+            if (present.contains(previous) && send(delete(jar, previous)) == 204) {
                 present.remove(previous);
                 deleted.add(previous);
             }
         } else if (kind == 7) {
-            send(jar, PlantRequests.create(jar.uri("/plants"), TOKEN, "{\"id\":"));
+            send(PlantRequests.create(jar.uri("/plants"), TOKEN, "{\"id\":"));
         } else if (kind == 8) {
-            send(jar, create(jar, id, "wrong-token"));
+            send(create(jar, id, "wrong-token"));
         } else {
-            send(jar, HttpRequest.newBuilder(jar.uri("/plants/" + id)).DELETE());
+            send(HttpRequest.newBuilder(jar.uri("/plants/" + id)).DELETE());
         }
     }
 
@@ -237,12 +237,12 @@ class LoadSoakIT {
                 checks.add(pool.submit(() -> {
                     for (int i = first; i < held.size(); i += CLIENTS) {
                         long id = held.get(i);
-                        assertEquals(409, send(jar, create(jar, id, "another plant", TOKEN)),
+                        assertEquals(409, send(create(jar, id, "another plant", TOKEN)),
                                 "plant " + id + " is held");
                     }
                     for (int i = first; i < gone.size(); i += CLIENTS) {
                         long id = gone.get(i);
-                        assertEquals(404, send(jar, delete(jar, id)), "plant " + id + " (client " + (id >> 40)
+                        assertEquals(404, send(delete(jar, id)), "plant " + id + " (client " + (id >> 40)
                                 + "), whose delete was acknowledged with 204 and whose id no client creates again, "
                                 + "must be gone");
                     }
