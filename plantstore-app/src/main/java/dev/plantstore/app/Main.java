@@ -25,6 +25,7 @@ import static dev.plantstore.app.Options.WEBHOOK_SECRET_FILE;
 import static dev.plantstore.app.Options.WEBHOOK_URL;
 
 import dev.plantstore.core.CommitListener;
+import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.Webhooks;
@@ -125,9 +126,8 @@ public final class Main {
                 options.get(WEBHOOK_SECRET_FILE),
                 metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE));
         TokenVerifier verifier = verifier(options, secrets, tokens, closing);
-        OpenStore store = closing.opened("the store", OpenStore.open(options.get(STORE), secrets,
-                metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks),
-                OpenStore::close);
+        PlantStore store = OpenStore.open(options.get(STORE), secrets,
+                metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks, closing);
         PlantStoreApi api = api(options, store, verifier, metrics);
 
         // The management port first, so that it closes after the server and reports on the server's whole stop; it
@@ -184,9 +184,9 @@ public final class Main {
     }
 
     /** The API as the options configure it; every value was checked when the options were parsed. */
-    private static PlantStoreApi api(Options options, OpenStore store, TokenVerifier verifier,
+    private static PlantStoreApi api(Options options, PlantStore store, TokenVerifier verifier,
                                      Optional<PrometheusMeterRegistry> metrics) {
-        PlantStoreApi api = PlantStoreApi.of(store.store(), verifier)
+        PlantStoreApi api = PlantStoreApi.of(store, verifier)
                 .withMaxBodyBytes(options.get(MAX_BODY_BYTES))
                 .withDocs(options.get(DOCS))
                 .withAuthFailureLimit(options.get(AUTH_FAILURE_LIMIT))

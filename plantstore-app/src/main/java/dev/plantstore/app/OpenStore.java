@@ -8,73 +8,63 @@ import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.Webhooks;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Optional;
 
-/** The store the server runs on, with whatever it holds open (a file lock, a connection pool), closed together. */
-final class OpenStore implements AutoCloseable {
+/**
+ * Opens the store the server runs on. What it holds open (a file lock, a connection pool, the store itself) is recorded
+ * in the server's {@link Closing} as it opens, so that one call closes it with everything else, the store first.
+ */
+final class OpenStore {
 
     /** How long a PostgreSQL connection may take to obtain before the request gets its 503. */
     static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(2);
 
-    private final PlantStore store;
-    private final Deque<AutoCloseable> resources;
-
-    private OpenStore(PlantStore store, Deque<AutoCloseable> resources) {
-        this.store = store;
-        this.resources = resources;
-    }
-
-    PlantStore store() {
-        return store;
+    private OpenStore() {
     }
 
     /**
-     * Opens the store {@code spec} names.
+     * Opens the store {@code spec} names, recording in {@code closing} each thing it opens. A failure part-way leaves
+     * what was opened before it recorded there, for the caller to close with the rest.
      *
      * @throws StartupException with a one-line reason that never contains credentials: the store is in use, the
      *                          database is unreachable, its schema is newer than this release
      */
-    static OpenStore open(StoreSpec spec, Options.Secrets secrets) throws StartupException {
-        return open(spec, secrets, CommitListener.NONE, Optional.empty());
+    static PlantStore open(StoreSpec spec, Options.Secrets secrets, Closing closing) throws StartupException {
+        return open(spec, secrets, CommitListener.NONE, Optional.empty(), closing);
     }
 
     /**
-     * As {@link #open(StoreSpec, Options.Secrets)}, telling {@code commits} of each group commit of a database store,
-     * and sending plant events to {@code webhooks} when given.
+     * As {@link #open(StoreSpec, Options.Secrets, Closing)}, telling {@code commits} of each group commit of a
+     * database store, and sending plant events to {@code webhooks} when given.
      */
-    static OpenStore open(StoreSpec spec, Options.Secrets secrets, CommitListener commits,
-                          Optional<Webhooks> webhooks) throws StartupException {
-        Deque<AutoCloseable> resources = new ArrayDeque<>();
+    static PlantStore open(StoreSpec spec, Options.Secrets secrets, CommitListener commits,
+                           Optional<Webhooks> webhooks, Closing closing) throws StartupException {
         try {
             PlantStore store;
             if (spec instanceof StoreSpec.Sqlite sqlite) {
-                resources.push(lockExclusively(sqlite.file()));
-                HikariDataSource pool = sqlitePool(sqlite.file(), webhooks.isPresent());
-                resources.push(pool);
+                closing.opened("the store's lock file", lockExclusively(sqlite.file()), OpenStore::release);
+                HikariDataSource pool = closing.opened("the store's connections",
+                        sqlitePool(sqlite.file(), webhooks.isPresent()), HikariDataSource::close);
                 store = jdbc(pool, commits, webhooks);
             } else if (spec instanceof StoreSpec.Postgres postgres) {
-                HikariDataSource pool = postgresPool(postgres, secrets);
-                resources.push(pool);
+                HikariDataSource pool = closing.opened("the store's connections", postgresPool(postgres, secrets),
+                        HikariDataSource::close);
                 store = jdbc(pool, commits, webhooks);
+            } else if (webhooks.isPresent()) {
+                store = PlantStore.inMemory(webhooks.get());
             } else {
-                store = webhooks.map(PlantStore::inMemory).orElseGet(PlantStore::inMemory);
+                store = PlantStore.inMemory();
             }
-            resources.push(store);
-            return new OpenStore(store, resources);
-        } catch (StartupException e) {
-            closeAll(resources);
-            throw e;
+            return closing.opened("the store", store, PlantStore::close);
         } catch (RuntimeException e) {
-            closeAll(resources);
             String reason = Failures.rootMessage(e);
             if (spec instanceof StoreSpec.Postgres postgres) {
                 reason = postgres.masked(reason);
@@ -108,8 +98,7 @@ final class OpenStore implements AutoCloseable {
         FileChannel channel = null;
         try {
             channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = channel.tryLock();
-            if (lock == null) {
+            if (!locked(channel)) {
                 channel.close();
                 throw new StartupException("store sqlite:" + database + " is in use by another process (it holds "
                         + lockFile + ")");
@@ -120,7 +109,9 @@ final class OpenStore implements AutoCloseable {
         } catch (AccessDeniedException e) {
             throw new StartupException("cannot open store sqlite:" + database + ": permission denied on " + lockFile);
         } catch (IOException e) {
-            closeQuietly(channel);
+            if (channel != null) {
+                closeAfterFailure(channel);
+            }
             throw new StartupException("cannot open store sqlite:" + database + ": " + e.getMessage());
         }
     }
@@ -162,25 +153,28 @@ final class OpenStore implements AutoCloseable {
         return new HikariDataSource(config);
     }
 
-    @Override
-    public void close() {
-        closeAll(resources);
-    }
-
-    private static void closeAll(Deque<AutoCloseable> resources) {
-        while (!resources.isEmpty()) {
-            closeQuietly(resources.pop());
-        }
-    }
-
-    private static void closeQuietly(AutoCloseable resource) {
-        if (resource == null) {
-            return;
-        }
+    /** Whether {@code channel}'s file is now locked by it: not when another process, or this one, holds it. */
+    private static boolean locked(FileChannel channel) throws IOException {
         try {
-            resource.close();
-        } catch (Exception e) {
-            System.err.println("plantstore: while closing the store: " + e.getMessage());
+            return channel.tryLock() != null;
+        } catch (OverlappingFileLockException e) {
+            return false;
+        }
+    }
+
+    private static void release(FileChannel lockFile) {
+        try {
+            lockFile.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void closeAfterFailure(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // The failure that made the open give up is the one to report; this one would only hide it.
         }
     }
 }

@@ -1,38 +1,93 @@
 package dev.plantstore.app;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.core.CreateResult;
+import dev.plantstore.core.NewPlant;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** A store that cannot be opened is one clear line, and that line never holds a password. */
+/**
+ * A store that cannot be opened is one clear line, and that line never holds a password; what a store holds open is
+ * closed by the server's one {@link Closing}.
+ */
 class OpenStoreTest {
+
+    @TempDir
+    Path dir;
+
+    private final Closing closing = new Closing();
+    private final List<String> closeFailures = new ArrayList<>();
+
+    @AfterEach
+    void closeWhatWasOpened() {
+        closing.closeAll(closeFailures::add);
+        assertEquals(List.of(), closeFailures);
+    }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"jdbc:postgresql://app:hunter2@127.0.0.1:1/plants",
             "jdbc:postgresql://127.0.0.1:1/plants?user=app&password=hunter2&sslpassword=hunter2"})
     void anUnreachableDatabaseIsReportedWithoutItsPassword(String url) {
         var failure = assertThrows(StartupException.class,
-                () -> OpenStore.open(new StoreSpec.Postgres(url), Options.Secrets.NONE));
+                () -> OpenStore.open(new StoreSpec.Postgres(url), Options.Secrets.NONE, closing));
         assertTrue(failure.getMessage().startsWith("cannot open store jdbc:postgresql://127.0.0.1:1/plants: "),
                 failure.getMessage());
         assertFalse(failure.getMessage().contains("hunter2"), failure.getMessage());
     }
 
-    /** The pool's connection time-out is 2 s, and closing a pool whose filler is still trying took 5 s more. */
+    /** The pool's connection time-out is 2 s. */
     @Test
     void aDatabaseThatRefusesAtOnceIsReportedAtOnce() {
         long start = System.nanoTime();
         var failure = assertThrows(StartupException.class,
                 () -> OpenStore.open(new StoreSpec.Postgres("jdbc:postgresql://127.0.0.1:1/plants"),
-                        Options.Secrets.NONE));
+                        Options.Secrets.NONE, closing));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertTrue(failure.getMessage().endsWith(": Connection refused"), failure.getMessage());
         assertTrue(took.compareTo(OpenStore.CONNECTION_TIMEOUT) < 0,
                 "reported in " + took.toMillis() + " ms, before a connection attempt could even time out");
+    }
+
+    @Test
+    void aSqliteStoreHoldsItsFileUntilItsClosingCloses() throws Exception {
+        var spec = new StoreSpec.Sqlite(dir.resolve("plants.db"));
+        OpenStore.open(spec, Options.Secrets.NONE, closing);
+
+        var second = new Closing();
+        var inUse = assertThrows(StartupException.class, () -> OpenStore.open(spec, Options.Secrets.NONE, second));
+        assertTrue(inUse.getMessage().contains("is in use by another process"), inUse.getMessage());
+        assertTrue(second.closeAll(closeFailures::add));
+
+        assertTrue(closing.closeAll(closeFailures::add));
+        var reopened = OpenStore.open(spec, Options.Secrets.NONE, closing);
+        assertEquals(CreateResult.Created.class, reopened.create(new NewPlant(1, "Fern")).getClass());
+    }
+
+    @Test
+    void whatAStoreOpenedBeforeItFailedIsLeftToItsClosing() throws Exception {
+        // A directory where the database file should be: the lock file opens, the database does not.
+        Path database = Files.createDirectory(dir.resolve("plants.db"));
+        var spec = new StoreSpec.Sqlite(database);
+        assertThrows(StartupException.class, () -> OpenStore.open(spec, Options.Secrets.NONE, closing));
+
+        var inUse = assertThrows(StartupException.class,
+                () -> OpenStore.open(spec, Options.Secrets.NONE, new Closing()));
+        assertTrue(inUse.getMessage().contains("is in use by another process"), inUse.getMessage());
+        assertTrue(closing.closeAll(closeFailures::add));
+        var released = assertThrows(StartupException.class,
+                () -> OpenStore.open(spec, Options.Secrets.NONE, closing));
+        assertFalse(released.getMessage().contains("is in use by another process"), released.getMessage());
     }
 }

@@ -30,7 +30,7 @@ class PostgresFaultTest {
 
     private TestPostgres postgres;
     private TcpProxy proxy;
-    private OpenStore store;
+    private final Closing closing = new Closing();
     private PlantStoreServer server;
     private long nextId = 1;
 
@@ -38,8 +38,9 @@ class PostgresFaultTest {
     void start() throws Exception {
         postgres = TestPostgres.freshSchema();
         proxy = new TcpProxy(postgres.host(), postgres.port());
-        store = OpenStore.open(new StoreSpec.Postgres(postgres.schemaUrlThrough(proxy.port())), Options.Secrets.NONE);
-        var api = PlantStoreApi.of(store.store(), TokenVerifier.staticTokens(List.of(TOKEN)));
+        var store = OpenStore.open(new StoreSpec.Postgres(postgres.schemaUrlThrough(proxy.port())),
+                Options.Secrets.NONE, closing);
+        var api = PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(TOKEN)));
         server = PlantStoreServer.start(api, "127.0.0.1", 0);
     }
 
@@ -47,7 +48,7 @@ class PostgresFaultTest {
     void stop() throws IOException {
         if (server != null) {
             server.close();
-            store.close();
+            assertTrue(closing.closeAll(System.err::println), "the store closed cleanly");
             proxy.close();
         }
         if (postgres != null) {
