@@ -1,9 +1,13 @@
 /**
  * The plant store without a framework. Only {@code dev.plantstore.core} is the library's interface; the stores'
- * rooms ({@code memory}, {@code jdbc}, {@code webhooks}) hold its implementation and are not exported.
+ * rooms ({@code memory}, {@code jdbc}, {@code webhooks}) hold its implementation and are not exported, but for the
+ * outbox's contract, which the module that sends the webhooks implements delivery on.
  */
 module dev.plantstore.core {
     requires transitive java.sql;
 
     exports dev.plantstore.core;
+    exports dev.plantstore.core.webhooks to dev.plantstore.webhooks;
+
+    uses dev.plantstore.core.webhooks.DeliveryProvider;
 }

@@ -22,10 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The jar's stores, run as a user runs them: SQLite by default, restarts, crashes, a shared PostgreSQL. */
+@Tag("heavy")
 class DurabilityIT {
 
     private static final String TOKEN = "durability-token";

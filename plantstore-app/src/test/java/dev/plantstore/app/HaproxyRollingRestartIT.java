@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * HAProxy stops routing to A within its check interval. Skipped, saying so, without haproxy or PostgreSQL;
  * {@code .ci/run} installs haproxy and sets {@value #REQUIRED_VARIABLE}, so under CI the test runs or fails.
  */
+@Tag("heavy")
 class HaproxyRollingRestartIT {
 
     static final String REQUIRED_VARIABLE = "PLANTSTORE_TEST_HAPROXY";

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * than the fetch time-out, a key rotation is answered 503 rather than counted against a busy client, a dropped key
  * ends tokens verified with it, and metadata naming a file as its key set is a 503 that ends once it is corrected.
  */
+@Tag("heavy")
 class IdentityProviderFaultsIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * they were, and the store holds exactly what the acknowledged operations say. The normal run lasts
  * {@value #DEFAULT_SECONDS} s; {@code ./mvnw -Psoak verify} runs it for ten minutes.
  */
+@Tag("heavy")
 class LoadSoakIT {
 
     static final int DEFAULT_SECONDS = 15;

@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * packages; {@code .ci/run} installs them and sets
  * {@value dev.plantstore.testkit.PostgresAsPostgres#REQUIRED_VARIABLE}, so under CI it runs or fails.
  */
+@Tag("heavy")
 class PostgresFailoverIT {
 
     private static final int CLIENTS = 8;

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * them. Every fault is real: the database server is crashed and stopped with {@code pg_ctlcluster}, the network is a
  * proxy that stops forwarding, the connection limit is reached by real connections.
  */
+@Tag("heavy")
 class PostgresFaultsIT {
 
     /** Longer than the store's 5 s bound, so that requests time out against it, not only fail fast. */

@@ -15,10 +15,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The default store, SQLite, under real faults of its disk, against the jar. */
+@Tag("heavy")
 class SqliteFaultsIT {
 
     private static final int DISK_KIB = 2048;

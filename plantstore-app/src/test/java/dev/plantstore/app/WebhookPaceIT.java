@@ -29,6 +29,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * receiver that was down, and a receiver that answers slowly. Asserted on what the receiver got and by when, never on
  * a rate of the machine, except the ratio of one drain's first part to its last and the slow receiver's rate.
  */
+@Tag("heavy")
 class WebhookPaceIT {
 
     private static final String TOKEN = "webhook-pace-token";

@@ -27,6 +27,7 @@ import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -175,6 +176,7 @@ class WebhooksIT {
         }
     }
 
+    @Tag("heavy")
     @Test
     void eventsPendingWhenTheServerIsKilledArriveAfterItsRestart() throws Exception {
         receiver.answer(503);
@@ -228,6 +230,7 @@ class WebhooksIT {
         }
     }
 
+    @Tag("heavy")
     @Test
     void twoInstancesOnPostgresDeliverEveryEventOneInstanceAtATimeWhenOneIsKilled() throws Exception {
         try (TestPostgres postgres = TestPostgres.freshSchema()) {

@@ -4,7 +4,7 @@ import dev.plantstore.core.jdbc.JdbcPlantStore;
 import dev.plantstore.core.memory.InMemoryPlantStore;
 import dev.plantstore.core.memory.MemoryOutbox;
 import dev.plantstore.core.webhooks.DeliveringPlantStore;
-import dev.plantstore.core.webhooks.WebhookDelivery;
+import dev.plantstore.core.webhooks.DeliveryProvider;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -60,10 +60,12 @@ public interface PlantStore extends AutoCloseable {
      * to {@code webhooks}' receivers. The events wait for delivery in memory too: those not yet delivered are lost on
      * exit. At most 100,000 wait per receiver: past that, a write throws {@link StoreUnavailableException} and changes
      * nothing, until the receiver has taken some.
+     *
+     * @throws IllegalStateException when the module {@code plantstore-webhooks}, which sends the events, is missing
      */
     static PlantStore inMemory(Webhooks webhooks) {
-        var outbox = new MemoryOutbox(webhooks.receiverNames());
-        var delivery = WebhookDelivery.start(outbox, webhooks.delivery());
+        var outbox = new MemoryOutbox(webhooks.receiverKeys());
+        var delivery = DeliveryProvider.startFor(outbox, webhooks.delivery());
         outbox.handEventsTo(delivery);
         return new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
     }
@@ -93,15 +95,18 @@ public interface PlantStore extends AutoCloseable {
      * {@code webhook_outbox} in the transaction of its write, so an acknowledged write always gets its event, after a
      * crash too, and a write that failed gets none. Every store on one database shares the work: each event is sent
      * by one of them at a time, and the events of one that dies are taken over after 30 s.
+     *
+     * @throws IllegalStateException when the settings hold webhooks and the module {@code plantstore-webhooks}, which
+     *                               sends the events, is missing
      */
     static PlantStore jdbc(DataSource dataSource, JdbcStoreSettings settings) {
         if (settings.webhooks().isEmpty()) {
             return new JdbcPlantStore(dataSource, settings.timeout(), settings.listener());
         }
         Webhooks webhooks = settings.webhooks().get();
-        var store = new JdbcPlantStore(dataSource, settings.timeout(), settings.listener(), webhooks.receiverNames());
+        var store = new JdbcPlantStore(dataSource, settings.timeout(), settings.listener(), webhooks.receiverKeys());
         try {
-            var delivery = WebhookDelivery.start(store.outbox(), webhooks.delivery());
+            var delivery = DeliveryProvider.startFor(store.outbox(), webhooks.delivery());
             store.handEventsTo(delivery);
             return new DeliveringPlantStore(store, delivery);
         } catch (RuntimeException e) {

@@ -3,6 +3,8 @@ package dev.plantstore.core;
 import dev.plantstore.core.jdbc.Dialect;
 import dev.plantstore.core.jdbc.JdbcOutbox;
 import dev.plantstore.core.jdbc.Schema;
+import dev.plantstore.core.webhooks.DeliverySettings;
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,7 +33,7 @@ public final class UndeliverableEvents {
      * One event given up on.
      *
      * @param id         its {@code webhook-id}, the same when it is sent again
-     * @param receiver   the receiver's URL as configured
+     * @param receiver   the receiver as the outbox files it: scheme, host, port and path of its URL
      * @param recordedAt when the write it reports committed
      * @param attempts   how many attempts failed
      */
@@ -54,9 +56,13 @@ public final class UndeliverableEvents {
         return new UndeliverableEvents(dataSource);
     }
 
-    /** Up to {@code limit} undeliverable events, of {@code receiver} or of every receiver, oldest first. */
+    /**
+     * Up to {@code limit} undeliverable events, of {@code receiver} or of every receiver, oldest first. A receiver is
+     * matched by its scheme, host, port and path, whatever user information or query its URL carries.
+     */
     public List<Event> list(Optional<String> receiver, int limit) {
         Objects.requireNonNull(receiver, "null receiver");
+        receiver = receiver.map(UndeliverableEvents::keyOf);
         String sql = "SELECT seq, receiver, type, plant_id, recorded_at, attempts FROM webhook_outbox WHERE state = "
                 + JdbcOutbox.UNDELIVERABLE + (receiver.isPresent() ? " AND receiver = ?" : "")
                 + " ORDER BY seq LIMIT " + Math.max(0, limit);
@@ -80,10 +86,12 @@ public final class UndeliverableEvents {
 
     /**
      * Makes every undeliverable event of {@code receiver}, or of every receiver, pending again: due now, with no
-     * failed attempt and its retry period starting now. Its id and body stay what they were. Returns how many.
+     * failed attempt and its retry period starting now. Its id and body stay what they were. Returns how many. A
+     * receiver is matched as {@link #list} matches it.
      */
     public int redeliver(Optional<String> receiver) {
         Objects.requireNonNull(receiver, "null receiver");
+        receiver = receiver.map(UndeliverableEvents::keyOf);
         String sql = "UPDATE webhook_outbox SET state = " + JdbcOutbox.PENDING + ", attempts = 0, due_at = 0, "
                 + "leased_until = 0, retry_from = ? WHERE state = " + JdbcOutbox.UNDELIVERABLE
                 + (receiver.isPresent() ? " AND receiver = ?" : "");
@@ -97,5 +105,9 @@ public final class UndeliverableEvents {
         } catch (SQLException e) {
             throw new StoreUnavailableException("the webhook outbox could not be written", e);
         }
+    }
+
+    private static String keyOf(String receiver) {
+        return DeliverySettings.receiverKey(URI.create(receiver));
     }
 }

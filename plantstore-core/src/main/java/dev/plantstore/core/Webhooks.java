@@ -1,22 +1,22 @@
 package dev.plantstore.core;
 
-import static dev.plantstore.core.webhooks.DeliverySettings.redacted;
+import static dev.plantstore.core.webhooks.DeliverySettings.receiverKey;
 
 import dev.plantstore.core.webhooks.DeliverySettings;
-import dev.plantstore.core.webhooks.WebhookSigner;
+import dev.plantstore.core.webhooks.WebhookSecrets;
 import java.net.URI;
 import java.time.Duration;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Where a store sends its plant events and how it signs them, following
  * <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>. Give it to
  * {@link PlantStore#inMemory(Webhooks)} or, with {@link JdbcStoreSettings#withWebhooks}, to
- * {@link PlantStore#jdbc(javax.sql.DataSource, JdbcStoreSettings)}; a store without it records no events.
+ * {@link PlantStore#jdbc(javax.sql.DataSource, JdbcStoreSettings)}; a store without it records no events. The events
+ * are sent by the module {@code dev.plantstore:plantstore-webhooks}, which must be on the class path beside the core.
  *
  * <pre>{@code
  * Webhooks webhooks = Webhooks.to(List.of(URI.create("https://search.example/plant-events")), secret)
@@ -31,24 +31,22 @@ public final class Webhooks {
     public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofHours(72);
 
     private final List<URI> receivers;
-    private final WebhookSigner signer;
+    private final WebhookSecrets secrets;
     private final WebhookListener listener;
     private final Duration retryPeriod;
-    private final Duration firstRetry;
 
-    private Webhooks(List<URI> receivers, WebhookSigner signer, WebhookListener listener, Duration retryPeriod,
-                     Duration firstRetry) {
+    private Webhooks(List<URI> receivers, WebhookSecrets secrets, WebhookListener listener, Duration retryPeriod) {
         this.receivers = receivers;
-        this.signer = signer;
+        this.secrets = secrets;
         this.listener = listener;
         this.retryPeriod = retryPeriod;
-        this.firstRetry = firstRetry;
     }
 
     /**
      * Events to each of {@code receivers} (absolute http or https URLs, no two alike), signed with each secret of
      * {@code secrets}: one {@code whsec_<base64>} secret of 24 to 64 bytes, or several separated by spaces while a
-     * secret is being replaced (each request then carries one signature per secret).
+     * secret is being replaced (each request then carries one signature per secret). The outbox files a receiver's
+     * events under its scheme, host, port and path: two receivers may not differ only in user information or query.
      *
      * @throws IllegalArgumentException naming what is wrong, never quoting a secret
      */
@@ -58,21 +56,22 @@ public final class Webhooks {
         if (receivers.isEmpty()) {
             throw new IllegalArgumentException("no webhook URL given");
         }
-        var seen = new HashSet<String>();
+        var seen = new HashMap<String, URI>();
         for (URI receiver : receivers) {
             requireReceiver(receiver);
-            if (!seen.add(receiver.toString())) {
-                throw new IllegalArgumentException("webhook URL " + redacted(receiver) + " is given twice");
+            URI earlier = seen.putIfAbsent(receiverKey(receiver), receiver);
+            if (earlier != null) {
+                throw new IllegalArgumentException("webhook URL " + receiverKey(receiver) + " is given twice"
+                        + (earlier.equals(receiver) ? "" : ", differing only in user information or query"));
             }
         }
-        return new Webhooks(List.copyOf(receivers), WebhookSigner.of(secrets), WebhookListener.NONE,
-                DEFAULT_RETRY_PERIOD, DeliverySettings.FIRST_RETRY);
+        return new Webhooks(List.copyOf(receivers), WebhookSecrets.parse(secrets), WebhookListener.NONE,
+                DEFAULT_RETRY_PERIOD);
     }
 
     /** The same webhooks, telling {@code listener} of each attempt and backlog. */
     public Webhooks withListener(WebhookListener listener) {
-        return new Webhooks(receivers, signer, Objects.requireNonNull(listener, "null listener"), retryPeriod,
-                firstRetry);
+        return new Webhooks(receivers, secrets, Objects.requireNonNull(listener, "null listener"), retryPeriod);
     }
 
     /**
@@ -84,17 +83,7 @@ public final class Webhooks {
         if (period.compareTo(Duration.ofMinutes(1)) < 0) {
             throw new IllegalArgumentException("the retry period must be at least a minute");
         }
-        return new Webhooks(receivers, signer, listener, period, firstRetry);
-    }
-
-    /** Shorter waits between attempts, for tests that cannot wait seconds: the first retry after {@code first}. */
-    Webhooks withFirstRetry(Duration first) {
-        return new Webhooks(receivers, signer, listener, retryPeriod, first);
-    }
-
-    /** Shorter retry period than the public minimum, for tests of what happens once it has passed. */
-    Webhooks withRetryPeriodForTests(Duration period) {
-        return new Webhooks(receivers, signer, listener, period, firstRetry);
+        return new Webhooks(receivers, secrets, listener, period);
     }
 
     public List<URI> receivers() {
@@ -105,40 +94,43 @@ public final class Webhooks {
         return retryPeriod;
     }
 
-    /** What the delivery works from, with the timings that tests may have shortened; TLS as the JDK trusts it. */
+    /** What the delivery works from. */
     DeliverySettings delivery() {
-        return new DeliverySettings(receivers, signer, listener, retryPeriod, firstRetry,
-                (SSLSocketFactory) SSLSocketFactory.getDefault());
+        return new DeliverySettings(receivers, secrets, listener, retryPeriod, DeliverySettings.FIRST_RETRY);
     }
 
-    /** The names the outbox files each receiver's events under. */
-    List<String> receiverNames() {
-        return receivers.stream().map(URI::toString).toList();
+    /** The keys the outbox files each receiver's events under. */
+    List<String> receiverKeys() {
+        return receivers.stream().map(DeliverySettings::receiverKey).toList();
     }
 
     @Override
     public String toString() {
-        return "Webhooks" + receivers.stream().map(DeliverySettings::redacted).toList() + " ("
-                + signer.secrets() + " secret"
-                + (signer.secrets() == 1 ? "" : "s") + ", retried for " + retryPeriod + ")";
+        return "Webhooks" + receivers.stream().map(DeliverySettings::receiverKey).toList() + " (" + secrets
+                + ", retried for " + retryPeriod + ")";
     }
 
     /**
      * {@code receiver}, checked as {@link #to} checks each, for a caller that reads its URLs before it has the secret.
      *
-     * @throws IllegalArgumentException when it is not an absolute http or https URL with a host, or has a fragment;
-     *                                  the message quotes it without user information, query or fragment
+     * @throws IllegalArgumentException when it is not an absolute http or https URL with a host, has a port outside
+     *                                  1 to 65535 or has a fragment; the message quotes it without user information,
+     *                                  query or fragment
      */
     public static URI requireReceiver(URI receiver) {
         Objects.requireNonNull(receiver, "null receiver");
         String scheme = receiver.getScheme() == null ? "" : receiver.getScheme().toLowerCase(Locale.ROOT);
         if (!receiver.isAbsolute() || !(scheme.equals("http") || scheme.equals("https"))
                 || receiver.getHost() == null || receiver.getHost().isEmpty()) {
-            throw new IllegalArgumentException("webhook URL " + redacted(receiver)
+            throw new IllegalArgumentException("webhook URL " + receiverKey(receiver)
                     + " is not an absolute http or https URL with a host");
         }
+        if (receiver.getPort() == 0 || receiver.getPort() > 65_535) {
+            throw new IllegalArgumentException("webhook URL " + receiverKey(receiver)
+                    + " has a port outside 1 to 65535");
+        }
         if (receiver.getRawFragment() != null) {
-            throw new IllegalArgumentException("webhook URL " + redacted(receiver) + " has a fragment");
+            throw new IllegalArgumentException("webhook URL " + receiverKey(receiver) + " has a fragment");
         }
         return receiver;
     }

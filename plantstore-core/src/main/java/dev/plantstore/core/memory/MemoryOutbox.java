@@ -1,13 +1,10 @@
 package dev.plantstore.core.memory;
 
-import static dev.plantstore.core.webhooks.DeliverySettings.redacted;
-
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.RecordedEvents;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -64,7 +61,7 @@ public final class MemoryOutbox implements Outbox {
         for (var receiver : pending.entrySet()) {
             if (receiver.getValue().size() >= capacity) {
                 throw new StoreUnavailableException("the webhook events waiting for "
-                        + redacted(URI.create(receiver.getKey())) + " have reached the in-memory "
+                        + receiver.getKey() + " have reached the in-memory "
                         + "store's limit of " + capacity);
             }
         }

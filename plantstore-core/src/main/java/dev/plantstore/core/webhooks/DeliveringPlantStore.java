@@ -13,9 +13,9 @@ import java.util.Optional;
 public final class DeliveringPlantStore implements PlantStore {
 
     private final PlantStore store;
-    private final WebhookDelivery delivery;
+    private final Delivery delivery;
 
-    public DeliveringPlantStore(PlantStore store, WebhookDelivery delivery) {
+    public DeliveringPlantStore(PlantStore store, Delivery delivery) {
         this.store = store;
         this.delivery = delivery;
     }

@@ -1,6 +1,7 @@
 /**
- * Webhooks: the outbox contract both stores record their events in, the delivery that sends them to each receiver
- * over its own connections, and the Standard Webhooks body and signature. Implementation, not exported: an embedder
- * configures it with {@code Webhooks} and hands that to a store.
+ * Webhooks as the stores see them: the outbox both stores record their events in, the settings a delivery works from,
+ * and the service through which a store starts the delivery that the module {@code plantstore-webhooks} provides.
+ * Implementation, not exported but to that module: an embedder configures webhooks with {@code Webhooks} and hands
+ * that to a store.
  */
 package dev.plantstore.core.webhooks;

@@ -1,15 +1,20 @@
-package dev.plantstore.core;
+package dev.plantstore.webhooks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.core.CommitListener;
+import dev.plantstore.core.NewPlant;
+import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.jdbc.JdbcPlantStore;
 import dev.plantstore.core.memory.InMemoryPlantStore;
 import dev.plantstore.core.memory.MemoryOutbox;
 import dev.plantstore.core.webhooks.DeliveringPlantStore;
+import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
-import dev.plantstore.core.webhooks.WebhookDelivery;
+import dev.plantstore.core.webhooks.WebhookSecrets;
 import dev.plantstore.sqlite.DurableSqlite;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.WebhookReceiver;
@@ -57,24 +62,39 @@ class WebhookDeliveryTest {
         receiver.close();
     }
 
-    private PlantStore store(Webhooks webhooks) {
-        PlantStore store = PlantStore.inMemory(webhooks.withListener(new WebhookListener() {
-            @Override
-            public void attempted(URI to, WebhookListener.Outcome outcome) {
-                outcomes.computeIfAbsent(outcome, o -> new AtomicLong()).incrementAndGet();
-            }
+    private final WebhookListener counting = new WebhookListener() {
+        @Override
+        public void attempted(URI to, WebhookListener.Outcome outcome) {
+            outcomes.computeIfAbsent(outcome, o -> new AtomicLong()).incrementAndGet();
+        }
 
-            @Override
-            public void backlog(URI to, long pending, long oldestAgeMillis) {
-                backlogs.add(pending);
-            }
-        }));
+        @Override
+        public void backlog(URI to, long pending, long oldestAgeMillis) {
+            backlogs.add(pending);
+        }
+    };
+
+    /** A memory store whose events go to the receiver, retried after 20 ms at first, for {@code retryPeriod}. */
+    private PlantStore store(Duration retryPeriod) {
+        var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
+        var delivery = WebhookDelivery.start(outbox, settings(receiver.url(), retryPeriod), WebhookDeliveryTest::jetty);
+        outbox.handEventsTo(delivery);
+        PlantStore store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
         stores.add(store);
         return store;
     }
 
-    private Webhooks fast() {
-        return Webhooks.to(List.of(receiver.url()), SECRET).withFirstRetry(Duration.ofMillis(20));
+    private PlantStore store() {
+        return store(Duration.ofHours(72));
+    }
+
+    private DeliverySettings settings(URI to, Duration retryPeriod) {
+        return new DeliverySettings(List.of(to), WebhookSecrets.parse(SECRET), counting, retryPeriod,
+                Duration.ofMillis(20));
+    }
+
+    private static Transport jetty(URI to) {
+        return new JettyTransport(to, WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE);
     }
 
     private long count(WebhookListener.Outcome outcome) {
@@ -84,7 +104,7 @@ class WebhookDeliveryTest {
     @Test
     void aReceiverThatFailsForAWhileGetsEveryEventWithTheSameIdAndBodyOnEachRetry() throws Exception {
         receiver.answer(503);
-        PlantStore store = store(fast());
+        PlantStore store = store();
         for (int id = 1; id <= 5; id++) {
             store.create(new NewPlant(id, "Plant " + id));
         }
@@ -106,7 +126,7 @@ class WebhookDeliveryTest {
 
     @Test
     void eachRequestIsSignedForItsIdTimestampAndBody() throws Exception {
-        PlantStore store = store(fast());
+        PlantStore store = store();
         store.create(new NewPlant(1, "Monstera", "aroid"));
         assertTrue(Poll.until(WAIT, LOOK, () -> receiver.accepted().size() == 1));
         var request = receiver.accepted().get(0);
@@ -129,7 +149,7 @@ class WebhookDeliveryTest {
     @Test
     void eventsOfOneIdArriveInOrderAndAnEventHeldBackDoesNotHoldOtherIds() throws Exception {
         receiver.answer(503);
-        PlantStore store = store(fast());
+        PlantStore store = store();
         store.create(new NewPlant(1, "Monstera"));
         store.delete(1);
         store.create(new NewPlant(1, "Fern"));
@@ -147,28 +167,24 @@ class WebhookDeliveryTest {
     @Test
     void anEventStillFailingAfterTheRetryPeriodIsKeptAsUndeliverableAndCounted() throws Exception {
         receiver.answer(500);
-        var outbox = new MemoryOutbox(List.of(receiver.url().toString()));
-        var webhooks = fast().withRetryPeriodForTests(Duration.ofMillis(300));
-        var delivery = WebhookDelivery.start(outbox, webhooks.withListener(new WebhookListener() {
-            @Override
-            public void attempted(URI to, WebhookListener.Outcome outcome) {
-                outcomes.computeIfAbsent(outcome, o -> new AtomicLong()).incrementAndGet();
-            }
-        }).delivery());
+        var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
+        var delivery = WebhookDelivery.start(outbox, settings(receiver.url(), Duration.ofMillis(300)),
+                WebhookDeliveryTest::jetty);
         outbox.handEventsTo(delivery);
         try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
             store.create(new NewPlant(1, "Monstera"));
-            assertTrue(Poll.until(WAIT, LOOK, () -> outbox.undeliverableCount(receiver.url().toString()) == 1));
+            String key = DeliverySettings.receiverKey(receiver.url());
+            assertTrue(Poll.until(WAIT, LOOK, () -> outbox.undeliverableCount(key) == 1));
             assertTrue(Poll.until(WAIT, LOOK, () -> count(WebhookListener.Outcome.UNDELIVERABLE) == 1),
                     "the undeliverable event is counted once: " + count(WebhookListener.Outcome.UNDELIVERABLE));
-            assertEquals(0, outbox.backlog(receiver.url().toString()).pending());
+            assertEquals(0, outbox.backlog(key).pending());
         }
     }
 
     @Test
     void aRedirectIsNotFollowedButCountsAsAFailure() throws Exception {
         receiver.answer(307);
-        PlantStore store = store(fast());
+        PlantStore store = store();
         store.create(new NewPlant(1, "Monstera"));
         assertTrue(Poll.until(WAIT, LOOK, () -> count(WebhookListener.Outcome.FAILED) >= 2));
         assertEquals(0, count(WebhookListener.Outcome.DELIVERED));
@@ -177,7 +193,7 @@ class WebhookDeliveryTest {
     @Test
     void theBacklogIsReported() throws Exception {
         receiver.answer(503);
-        PlantStore store = store(fast());
+        PlantStore store = store();
         store.create(new NewPlant(1, "Monstera"));
         store.create(new NewPlant(2, "Fern"));
         assertTrue(Poll.until(Duration.ofSeconds(15), LOOK, () -> backlogs.contains(2L)), backlogs.toString());
@@ -189,9 +205,9 @@ class WebhookDeliveryTest {
         URI down = receiver.url();
         receiver.close();
         var store = new JdbcPlantStore(DurableSqlite.dataSource(dir.resolve("plants.db")), Duration.ofSeconds(5),
-                CommitListener.NONE, List.of(down.toString()));
+                CommitListener.NONE, List.of(DeliverySettings.receiverKey(down)));
         List<Integer> claimSizes = Collections.synchronizedList(new ArrayList<>());
-        Outbox counting = new Outbox() {
+        Outbox countingClaims = new Outbox() {
             @Override
             public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
                 List<PlantEvent> claimed = store.outbox().claim(receiver, nowMillis, max);
@@ -242,12 +258,14 @@ class WebhookDeliveryTest {
         for (int id = 0; id < 400; id++) {
             store.create(new NewPlant(id, "Plant " + id));
         }
-        var webhooks = Webhooks.to(List.of(down), SECRET).withFirstRetry(Duration.ofMillis(20));
-        PlantStore delivering = new DeliveringPlantStore(store, WebhookDelivery.start(counting, webhooks.delivery()));
+        var delivery = WebhookDelivery.start(countingClaims, settings(down, Duration.ofHours(72)),
+                WebhookDeliveryTest::jetty);
+        PlantStore delivering = new DeliveringPlantStore(store, delivery);
         try {
             assertTrue(Poll.until(WAIT, LOOK, () -> claimSizes.stream().filter(size -> size > 0).count() >= 6),
                     claimSizes::toString);
-            assertEquals(400, store.outbox().backlog(down.toString()).pending(), "every event waits, none is lost");
+            assertEquals(400, store.outbox().backlog(DeliverySettings.receiverKey(down)).pending(),
+                    "every event waits, none is lost");
             List<Integer> sizes = List.copyOf(claimSizes);
             assertEquals(WebhookDelivery.IN_FLIGHT, sizes.get(0), "a page, not every pending event: " + sizes);
             assertTrue(sizes.subList(1, sizes.size()).stream().allMatch(size -> size <= 1),
@@ -260,7 +278,7 @@ class WebhookDeliveryTest {
     @Test
     void aReceiverThatIsDownSlowsNoWriteAndNoHealthCheck() throws Exception {
         receiver.hang();
-        PlantStore store = store(fast());
+        PlantStore store = store();
         store.create(new NewPlant(0, "first"));
         assertTrue(Poll.until(WAIT, LOOK, () -> receiver.received().size() == 1), "the receiver holds a request");
         long start = System.nanoTime();

@@ -1,5 +1,6 @@
-package dev.plantstore.core.webhooks;
+package dev.plantstore.webhooks;
 
+import dev.plantstore.core.webhooks.PlantEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -10,8 +11,8 @@ import java.time.format.DateTimeFormatter;
  * <pre>{@code
  * {"type":"plant.created","timestamp":"2026-11-23T10:00:00.000Z","data":{"id":1,"name":"Monstera","tag":"aroid"}}
  * }</pre>
- * A deleted plant's data holds its id alone, and an absent tag is left out. The timestamp is when the write was
- * committed, so every attempt sends the same bytes.
+ * A deleted plant's data holds its id alone, and an absent tag is left out. The timestamp is the event's recorded
+ * time: taken as the batch that wrote it began, and stored with it, so every attempt sends the same bytes.
  */
 final class WebhookBody {
 

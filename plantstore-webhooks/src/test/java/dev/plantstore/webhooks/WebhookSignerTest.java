@@ -1,9 +1,11 @@
-package dev.plantstore.core.webhooks;
+package dev.plantstore.webhooks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.Plant;
+import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.core.webhooks.WebhookSecrets;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -21,13 +23,13 @@ class WebhookSignerTest {
 
     @Test
     void signsTheReferenceTestVectorAsTheStandardExpects() {
-        assertEquals(EXPECTED, WebhookSigner.of(SECRET).sign(MSG_ID, TIMESTAMP, PAYLOAD));
+        assertEquals(EXPECTED, new WebhookSigner(WebhookSecrets.parse(SECRET)).sign(MSG_ID, TIMESTAMP, PAYLOAD));
     }
 
     @Test
     void whileASecretIsReplacedEachSecretSignsAndTheSignaturesAreSpaceSeparated() {
         String signatures =
-                WebhookSigner.of(OTHER_SECRET + "  " + SECRET).sign(MSG_ID, TIMESTAMP, PAYLOAD);
+                new WebhookSigner(WebhookSecrets.parse(OTHER_SECRET + "  " + SECRET)).sign(MSG_ID, TIMESTAMP, PAYLOAD);
         String[] each = signatures.split(" ");
         assertEquals(2, each.length, signatures);
         assertEquals(EXPECTED, each[1]);
@@ -36,13 +38,13 @@ class WebhookSignerTest {
 
     @Test
     void theBackOffDoublesFromAboutTheFirstRetryUpToFiveMinutesWithJitter() {
-        Duration first = Duration.ofSeconds(1);
+        var retries = new RetryPolicy(Duration.ofSeconds(1), Duration.ofHours(72));
         for (int i = 0; i < 200; i++) {
-            long one = WebhookDelivery.backoffMillis(first, 1);
+            long one = retries.backoffMillis(1);
             assertTrue(one >= 500 && one <= 1_000, "first: " + one);
-            long fourth = WebhookDelivery.backoffMillis(first, 4);
+            long fourth = retries.backoffMillis(4);
             assertTrue(fourth >= 4_000 && fourth <= 8_000, "fourth: " + fourth);
-            long late = WebhookDelivery.backoffMillis(first, 40);
+            long late = retries.backoffMillis(40);
             assertTrue(late >= 150_000 && late <= 300_000, "late: " + late);
         }
     }

@@ -1,0 +1,203 @@
+package dev.plantstore.testkit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+
+/**
+ * A webhook receiver on a raw socket of 127.0.0.1 that writes every byte of its answers as a script says: the way to
+ * act out a broken or hostile receiver, which no HTTP server library would let a test be. It reads each request (head
+ * and a {@code Content-Length} body), keeps it, and answers with what the current script returns for it.
+ */
+public final class ScriptedReceiver implements AutoCloseable {
+
+    /** One request as received, and whether the answer written for it was a well-formed 2xx of its own. */
+    public record Request(String webhookId, String body, boolean answeredWith2xx) {
+
+        /** The plant id in the event's {@code data}. */
+        public long plantId() {
+            String rest = body.substring(body.indexOf("\"id\":") + "\"id\":".length());
+            return Long.parseLong(rest.replaceAll("[,}].*", ""));
+        }
+    }
+
+    /** What to do after writing an answer's bytes. */
+    public enum Then {
+        /** Read the next request on the connection. */
+        KEEP,
+        /** Close the connection. */
+        CLOSE,
+        /** Keep the connection open and never answer on it again, nor read from it. */
+        FALL_SILENT
+    }
+
+    /**
+     * The bytes written for one request, then what the connection does; {@code accepts} when they begin with a
+     * well-formed 2xx answer to this request, which may deliver its event.
+     */
+    public record Answer(byte[] bytes, Then then, boolean accepts) {
+
+        /** {@code text} as ISO-8859-1 bytes, then {@code then}; no well-formed 2xx. */
+        public static Answer refusing(String text, Then then) {
+            return new Answer(text.getBytes(StandardCharsets.ISO_8859_1), then, false);
+        }
+
+        /** {@code text} as ISO-8859-1 bytes, beginning with a well-formed 2xx, then {@code then}. */
+        public static Answer accepting(String text, Then then) {
+            return new Answer(text.getBytes(StandardCharsets.ISO_8859_1), then, true);
+        }
+
+        /** A well-formed, empty {@code 200 OK}, the connection kept. */
+        public static Answer ok() {
+            return accepting(OK, Then.KEEP);
+        }
+    }
+
+    /** A well-formed, empty {@code 200 OK}. */
+    public static final String OK = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+
+    private final ServerSocket server;
+    private final Thread acceptor;
+    private final List<Request> requests = new ArrayList<>();
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private volatile Function<Request, Answer> script = request -> Answer.ok();
+
+    public ScriptedReceiver() throws IOException {
+        server = new ServerSocket(0, 256, InetAddress.getLoopbackAddress());
+        acceptor = new Thread(this::accept, "scripted receiver");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    public URI url() {
+        return URI.create("http://127.0.0.1:" + server.getLocalPort() + "/hook");
+    }
+
+    /** From now on, each request is answered with what {@code script} returns for it. */
+    public void answer(Function<Request, Answer> script) {
+        this.script = script;
+    }
+
+    /** Well-formed {@code 200 OK} answers from now on, as a mended receiver gives. */
+    public void mend() {
+        answer(request -> Answer.ok());
+    }
+
+    public synchronized List<Request> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** The plant ids of which some request was answered with a well-formed 2xx of its own. */
+    public synchronized Set<Long> answeredFor2xx() {
+        Set<Long> ids = new TreeSet<>();
+        for (Request request : requests) {
+            if (request.answeredWith2xx()) {
+                ids.add(request.plantId());
+            }
+        }
+        return ids;
+    }
+
+    @Override
+    public void close() throws IOException {
+        closed.countDown();
+        server.close();
+        for (Socket socket : open) {
+            socket.close();
+        }
+    }
+
+    private void accept() {
+        while (!server.isClosed()) {
+            try {
+                Socket socket = server.accept();
+                open.add(socket);
+                Thread connection = new Thread(() -> serve(socket), "scripted receiver connection");
+                connection.setDaemon(true);
+                connection.start();
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket socket) {
+        try (socket) {
+            InputStream in = socket.getInputStream();
+            OutputStream out = socket.getOutputStream();
+            while (true) {
+                Request read = read(in);
+                if (read == null) {
+                    return;
+                }
+                Answer answer = script.apply(read);
+                var request = new Request(read.webhookId(), read.body(), answer.accepts());
+                synchronized (this) {
+                    requests.add(request);
+                }
+                out.write(answer.bytes());
+                out.flush();
+                if (answer.then() == Then.CLOSE) {
+                    return;
+                }
+                if (answer.then() == Then.FALL_SILENT) {
+                    closed.await();
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            // The other side closed the connection: nothing more to read.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            open.remove(socket);
+        }
+    }
+
+    /** One request, or null at the end of the stream. */
+    private static Request read(InputStream in) throws IOException {
+        var head = new ByteArrayOutputStream();
+        int matched = 0;
+        while (matched < 4) {
+            int b = in.read();
+            if (b < 0) {
+                return null;
+            }
+            head.write(b);
+            matched = (b == '\r' && (matched == 0 || matched == 2)) || (b == '\n' && (matched == 1 || matched == 3))
+                    ? matched + 1 : b == '\r' ? 1 : 0;
+        }
+        String id = "";
+        int length = 0;
+        for (String line : head.toString(StandardCharsets.ISO_8859_1).split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon < 0) {
+                continue;
+            }
+            String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+            String value = line.substring(colon + 1).trim();
+            if (name.equals("content-length")) {
+                length = Integer.parseInt(value);
+            } else if (name.equals("webhook-id")) {
+                id = value;
+            }
+        }
+        byte[] body = in.readNBytes(length);
+        return new Request(id, new String(body, StandardCharsets.UTF_8), false);
+    }
+}

@@ -1,0 +1,24 @@
+package dev.plantstore.webhooks;
+
+import dev.plantstore.core.webhooks.Delivery;
+import dev.plantstore.core.webhooks.DeliveryProvider;
+import dev.plantstore.core.webhooks.DeliverySettings;
+import dev.plantstore.core.webhooks.Outbox;
+
+/**
+ * The delivery a store starts when it is given webhooks: over HTTP, through Jetty's client. Found by the store as a
+ * service; not called directly.
+ */
+public final class HttpDeliveryProvider implements DeliveryProvider {
+
+    /** For the service loader. */
+    public HttpDeliveryProvider() {
+        // The service loader needs a public constructor; the provider holds nothing.
+    }
+
+    @Override
+    public Delivery start(Outbox outbox, DeliverySettings settings) {
+        return WebhookDelivery.start(outbox, settings, receiver -> new JettyTransport(receiver,
+                WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE));
+    }
+}

@@ -1,0 +1,170 @@
+package dev.plantstore.webhooks;
+
+import dev.plantstore.core.webhooks.DeliverySettings;
+import dev.plantstore.core.webhooks.PlantEvent;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.SocketAddressResolver;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * Requests to one receiver through Jetty's {@link HttpClient}: its pool keeps up to {@code most} connections alive,
+ * its parser refuses a malformed answer (and closes that connection), and each request has one total time-out,
+ * which covers the name lookup, the connection, the TLS handshake, writing the request and reading the answer.
+ * Redirects are not followed; the answer's body is read past, never kept.
+ */
+final class JettyTransport implements Transport {
+
+    /** How long an unused connection stays open: below the 5 s many servers keep one, so they rarely close it first. */
+    static final Duration IDLE = Duration.ofSeconds(4);
+
+    private final URI target;
+    private final Duration deadline;
+    private final HttpClient client;
+
+    /**
+     * Up to {@code most} requests at once to {@code receiver}, each ended within {@code deadline}; host names are
+     * looked up by the client's own resolver, off the caller's thread.
+     */
+    JettyTransport(URI receiver, int most, Duration deadline) {
+        this(receiver, most, deadline, Optional.empty());
+    }
+
+    /** As the other constructor, with host names looked up by {@code resolver} when one is given. */
+    JettyTransport(URI receiver, int most, Duration deadline, Optional<SocketAddressResolver> resolver) {
+        this.target = withoutUserInformation(receiver);
+        this.deadline = deadline;
+        String shown = DeliverySettings.receiverKey(receiver);
+        var threads = new QueuedThreadPool(Math.max(8, Runtime.getRuntime().availableProcessors() * 2), 1);
+        threads.setName("plantstore-webhook " + shown);
+        threads.setDaemon(true);
+        var connector = new ClientConnector();
+        connector.setSslContextFactory(new SslContextFactory.Client());
+        connector.setExecutor(threads);
+        this.client = new HttpClient(new HttpClientTransportOverHTTP(connector));
+        client.setExecutor(threads);
+        resolver.ifPresent(client::setSocketAddressResolver);
+        client.setFollowRedirects(false);
+        client.setMaxConnectionsPerDestination(most);
+        client.setMaxRequestsQueuedPerDestination(most);
+        client.setConnectTimeout(deadline.toMillis());
+        client.setIdleTimeout(IDLE.toMillis());
+        client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "plantstore"));
+        try {
+            client.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("the HTTP client for webhooks to " + shown + " did not start", e);
+        }
+    }
+
+    /** The URL that requests go to: user information is never sent, nor used as credentials. */
+    private static URI withoutUserInformation(URI receiver) {
+        String query = receiver.getRawQuery() == null ? "" : "?" + receiver.getRawQuery();
+        String path = receiver.getRawPath() == null || receiver.getRawPath().isEmpty() ? "/" : receiver.getRawPath();
+        String port = receiver.getPort() < 0 ? "" : ":" + receiver.getPort();
+        return URI.create(receiver.getScheme() + "://" + receiver.getHost() + port + path + query);
+    }
+
+    @Override
+    public void send(PlantEvent event, SignedRequest request, Ended ended) {
+        client.newRequest(target)
+                .method(HttpMethod.POST)
+                .timeout(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                .headers(headers -> headers
+                        .put("webhook-id", request.id())
+                        .put("webhook-timestamp", Long.toString(request.timestampSeconds()))
+                        .put("webhook-signature", request.signature()))
+                .body(new BytesRequestContent("application/json", request.body()))
+                .send(new AnswerOf(event, ended));
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.stop();
+        } catch (Exception e) {
+            // Stopping closes every connection; what it throws leaves nothing to undo.
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Turns Jetty's result of one exchange into the event's outcome. */
+    private final class AnswerOf implements Response.Listener {
+
+        private final PlantEvent event;
+        private final Ended ended;
+
+        AnswerOf(PlantEvent event, Ended ended) {
+            this.event = event;
+            this.ended = ended;
+        }
+
+        /**
+         * An answer other than 2xx fails its attempt whatever follows: its connection is closed rather than kept,
+         * so nothing the receiver sent after it can be read as another request's answer.
+         */
+        @Override
+        public void onHeaders(Response response) {
+            if (!isSuccess(response.getStatus())) {
+                response.abort(new RefusedAnswer(response.getStatus()));
+            }
+        }
+
+        @Override
+        public void onComplete(Result result) {
+            ended.ended(event, outcomeOf(result));
+        }
+    }
+
+    private Outcome outcomeOf(Result result) {
+        if (result.isSucceeded()) {
+            return new Outcome.Answered(result.getResponse().getStatus());
+        }
+        Throwable failure = result.getFailure();
+        if (failure instanceof RefusedAnswer refused) {
+            return new Outcome.Answered(refused.status);
+        }
+        if (failure instanceof TimeoutException) {
+            return new Outcome.Failed("no answer within " + deadline.toSeconds() + " s");
+        }
+        return new Outcome.Failed(describe(failure));
+    }
+
+    private static boolean isSuccess(int status) {
+        return status >= 200 && status < 300;
+    }
+
+    /** A failure as the receiver's state line shows it: its kind and message, never a stack trace. */
+    static String describe(Throwable failure) {
+        Throwable cause = failure;
+        while (cause.getCause() != null && cause.getCause() != cause && cause.getMessage() == null) {
+            cause = cause.getCause();
+        }
+        String message = cause.getMessage();
+        return message == null ? cause.getClass().getSimpleName() : cause.getClass().getSimpleName() + ": " + message;
+    }
+
+    /** Ends the exchange of an answer that is not 2xx. */
+    private static final class RefusedAnswer extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final int status;
+
+        RefusedAnswer(int status) {
+            super("HTTP " + status, null, false, false);
+            this.status = status;
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.plantstore.webhooks;
+
+import dev.plantstore.core.webhooks.PlantEvent;
+
+/** How an event's request leaves the building: one attempt at a time per call, its outcome told exactly once. */
+interface Transport extends AutoCloseable {
+
+    /** What one attempt came to. */
+    sealed interface Outcome {
+
+        /** A complete, well-formed answer to this event's own request, with this status. */
+        record Answered(int status) implements Outcome {
+        }
+
+        /** No usable answer: why, never with the answer's body. */
+        record Failed(String reason) implements Outcome {
+        }
+    }
+
+    /** Hears how an attempt ended, on a thread of the transport's. */
+    interface Ended {
+        void ended(PlantEvent event, Outcome outcome);
+    }
+
+    /**
+     * Sends {@code request} for {@code event} to the receiver and tells {@code ended} once how it went, within the
+     * transport's deadline. May tell it before returning.
+     */
+    void send(PlantEvent event, SignedRequest request, Ended ended);
+
+    /** Stops: attempts still running end failed or are abandoned; their events stay leased. */
+    @Override
+    void close();
+}

@@ -1,0 +1,93 @@
+package dev.plantstore.webhooks;
+
+import dev.plantstore.core.webhooks.Delivery;
+import dev.plantstore.core.webhooks.DeliverySettings;
+import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.PlantEvent;
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Sends the outbox's events to their receivers: a {@link ReceiverWorker} per receiver, so a receiver that is slow or
+ * down holds up only its own events, and never the store's writes or its health. How an event leaves the building,
+ * in order: the store's batch commits and hands this process's events to {@link #committed} (or leaves them to a
+ * claim); the receiver's worker takes them ({@link ReceiverWorker}), signs each ({@link WebhookSigner}) and sends it
+ * through its {@link Transport} ({@link JettyTransport}); the answer settles the event, delivered or due again as
+ * {@link RetryPolicy} says; meanwhile {@link WritePacing} holds the writes back while the receiver keeps pace.
+ */
+final class WebhookDelivery implements Delivery {
+
+    /** Requests in flight to one receiver at most, and so the most events one claim takes. */
+    static final int IN_FLIGHT = 128;
+    /** How long an attempt may take, from the name lookup to the answer's last byte, before it counts as failed. */
+    static final Duration ATTEMPT_DEADLINE = Duration.ofSeconds(10);
+
+    private final Map<String, ReceiverWorker> workers = new LinkedHashMap<>();
+
+    private WebhookDelivery() {
+    }
+
+    /** Starts a worker per receiver of {@code settings}, each sending through what {@code transports} makes. */
+    static WebhookDelivery start(Outbox outbox, DeliverySettings settings, Function<URI, Transport> transports) {
+        Objects.requireNonNull(outbox, "null outbox");
+        var delivery = new WebhookDelivery();
+        var signer = new WebhookSigner(settings.secrets());
+        var retries = new RetryPolicy(settings.firstRetry(), settings.retryPeriod());
+        try {
+            for (URI receiver : settings.receivers()) {
+                delivery.workers.put(DeliverySettings.receiverKey(receiver), new ReceiverWorker(receiver, outbox,
+                        transports.apply(receiver), signer, retries, settings.listener()));
+            }
+        } catch (RuntimeException e) {
+            delivery.close();
+            throw e;
+        }
+        delivery.workers.values().forEach(ReceiverWorker::start);
+        return delivery;
+    }
+
+    @Override
+    public boolean admits(String receiver) {
+        ReceiverWorker worker = workers.get(receiver);
+        return worker != null && worker.admitsEventsInMemory();
+    }
+
+    @Override
+    public void committed(List<PlantEvent> leased, boolean othersRecorded) {
+        for (PlantEvent event : leased) {
+            ReceiverWorker worker = workers.get(event.receiver());
+            if (worker != null) {
+                worker.take(event);
+            }
+        }
+        for (ReceiverWorker worker : workers.values()) {
+            worker.wake(othersRecorded);
+        }
+    }
+
+    /**
+     * Waits while a receiver has too many events recorded and not yet sent ({@link WritePacing}), at most
+     * {@link WritePacing#LONGEST_WRITE_WAIT} in all.
+     */
+    @Override
+    public void awaitRoom() {
+        long deadline = System.nanoTime() + WritePacing.LONGEST_WRITE_WAIT.toNanos();
+        for (ReceiverWorker worker : workers.values()) {
+            // Most writes find no receiver holding them: they pass without taking the pacing's lock.
+            if (worker.pacing().holdsWrites() && !worker.pacing().awaitRoom(deadline)) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        workers.values().forEach(ReceiverWorker::stop);
+        workers.values().forEach(ReceiverWorker::awaitStopped);
+    }
+}

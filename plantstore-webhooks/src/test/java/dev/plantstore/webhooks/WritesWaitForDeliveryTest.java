@@ -1,0 +1,189 @@
+package dev.plantstore.webhooks;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.core.Plant;
+import dev.plantstore.core.WebhookListener;
+import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.core.webhooks.WebhookSecrets;
+import dev.plantstore.testkit.Poll;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Writes wait for the delivery rather than leave it behind; a receiver that fails or has all its requests in flight,
+ * and a backlog an outage left, hold up no write. The pace is the test's: the outbox reports the backlog it is told,
+ * and the transport answers only when the test says so.
+ */
+class WritesWaitForDeliveryTest {
+
+    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration LOOK = Duration.ofMillis(10);
+
+    private final AtomicReference<Outbox.Backlog> unsent = new AtomicReference<>(new Outbox.Backlog(0, 0));
+    private final AtomicInteger turns = new AtomicInteger();
+    private final Queue<Runnable> answers = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger sent = new AtomicInteger();
+    private volatile int eventsToClaim;
+    private ReceiverWorker worker;
+
+    @AfterEach
+    void stop() {
+        if (worker != null) {
+            worker.stop();
+            worker.awaitStopped();
+        }
+    }
+
+    @Test
+    void aWriteWaitsWhileMoreThanRoomOfRecentEventsAreUnsentAndGoesOnceThereIsRoom() throws Exception {
+        var pacing = new WritePacing();
+        long now = System.currentTimeMillis();
+        pacing.decide(WritePacing.ROOM + 1, now, now, false);
+        var write = new Thread(() -> pacing.awaitRoom(System.nanoTime() + WAIT.toNanos()));
+        write.start();
+        assertTrue(Poll.until(WAIT, LOOK, () -> write.getState() == Thread.State.TIMED_WAITING), "the write waits");
+        pacing.decide(WritePacing.ROOM, now, now, false);
+        write.join(WAIT.toMillis());
+        assertFalse(write.isAlive(), "the write went once there was room");
+    }
+
+    @Test
+    void aWriteWaitsAtMostUntilItsDeadline() {
+        var pacing = new WritePacing();
+        long now = System.currentTimeMillis();
+        pacing.decide(WritePacing.ROOM + 1, now, now, false);
+        long deadline = System.nanoTime() + Duration.ofMillis(50).toNanos();
+        assertTrue(pacing.awaitRoom(deadline));
+        assertTrue(System.nanoTime() - deadline >= 0, "it waited until its deadline, no longer needed");
+    }
+
+    @Test
+    void aBacklogOlderThanTenSecondsHoldsUpNoWrite() {
+        var pacing = new WritePacing();
+        long now = System.currentTimeMillis();
+        pacing.decide(WritePacing.ROOM * 10L, now - WritePacing.HOLDS_WRITES_WITHIN.toMillis() - 1, now, false);
+        assertFalse(pacing.holdsWrites());
+    }
+
+    @Test
+    void aReceiverThatIsTheLimitHoldsUpNoWrite() {
+        var pacing = new WritePacing();
+        long now = System.currentTimeMillis();
+        pacing.decide(WritePacing.ROOM + 1, now, now, true);
+        assertFalse(pacing.holdsWrites());
+    }
+
+    @Test
+    void aReceiverWithAllItsRequestsInFlightHoldsUpNoWrite() throws Exception {
+        start(WebhookListener.NONE);
+        unsent.set(new Outbox.Backlog(WritePacing.ROOM + 1, System.currentTimeMillis()));
+        assertTrue(Poll.until(WAIT, LOOK, () -> worker.pacing().holdsWrites()), "held while requests were to spare");
+        eventsToClaim = WebhookDelivery.IN_FLIGHT;
+        assertTrue(Poll.until(WAIT, LOOK, () -> sent.get() == WebhookDelivery.IN_FLIGHT), "every request in flight");
+        assertTrue(Poll.until(WAIT, LOOK, () -> !worker.pacing().holdsWrites()),
+                "a receiver that answers none of its requests in flight holds up no write");
+    }
+
+    @Test
+    void aFailingReceiverHoldsUpNoWrite() throws Exception {
+        var outcomes = new AtomicInteger();
+        start(new WebhookListener() {
+            @Override
+            public void attempted(URI to, Outcome outcome) {
+                outcomes.incrementAndGet();
+            }
+        });
+        unsent.set(new Outbox.Backlog(WritePacing.ROOM + 1, System.currentTimeMillis()));
+        assertTrue(Poll.until(WAIT, LOOK, () -> worker.pacing().holdsWrites()), "held while the receiver kept pace");
+        eventsToClaim = 1;
+        assertTrue(Poll.until(WAIT, LOOK, () -> sent.get() == 1), "an attempt was sent");
+        answers.poll().run();
+        assertTrue(Poll.until(WAIT, LOOK, () -> outcomes.get() > 0), "the attempt failed");
+        assertTrue(Poll.until(WAIT, LOOK, () -> !worker.pacing().holdsWrites()),
+                "a failing receiver holds up no write");
+    }
+
+    private void start(WebhookListener listener) throws Exception {
+        Transport answeredWhenTold = new Transport() {
+            @Override
+            public void send(PlantEvent event, SignedRequest request, Ended ended) {
+                sent.incrementAndGet();
+                answers.add(() -> ended.ended(event, new Outcome.Answered(500)));
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        worker = new ReceiverWorker(URI.create("http://127.0.0.1:9/"), new StubOutbox(), answeredWhenTold,
+                new WebhookSigner(WebhookSecrets.parse(SECRET)),
+                new RetryPolicy(Duration.ofSeconds(1), Duration.ofHours(72)), listener);
+        worker.start();
+        assertTrue(Poll.until(WAIT, LOOK, () -> turns.get() > 0), "the worker took a turn");
+    }
+
+    /** An outbox that tells the worker what the test sets: its unsent backlog, and events to claim on demand. */
+    private final class StubOutbox implements Outbox {
+
+        @Override
+        public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
+            List<PlantEvent> claimed = new ArrayList<>();
+            for (long seq = 1; seq <= Math.min(max, eventsToClaim); seq++) {
+                claimed.add(new PlantEvent(seq, receiver, seq, PlantEvent.CREATED, new Plant("Fern", null), nowMillis,
+                        0, nowMillis + LEASE.toMillis(), nowMillis));
+            }
+            eventsToClaim = 0;
+            return claimed;
+        }
+
+        @Override
+        public void delivered(List<PlantEvent> events) {
+        }
+
+        @Override
+        public void release(List<PlantEvent> events) {
+        }
+
+        @Override
+        public void retryAt(PlantEvent event, long atMillis) {
+        }
+
+        @Override
+        public void undeliverable(PlantEvent event) {
+        }
+
+        @Override
+        public Backlog backlog(String receiver) {
+            return unsent.get();
+        }
+
+        @Override
+        public Optional<Backlog> backlogWithoutScan(String receiver) {
+            turns.incrementAndGet();
+            return Optional.of(unsent.get());
+        }
+
+        @Override
+        public long oldestRecordedAt(String receiver) {
+            return unsent.get().oldestRecordedAtMillis();
+        }
+
+        @Override
+        public long undeliverableCount(String receiver) {
+            return 0;
+        }
+    }
+}
