@@ -23,9 +23,11 @@ class ModuleBoundaryTest {
     }
 
     @Test
-    void theModuleExportsTheInterfacePackageAlone() throws Exception {
-        assertEquals(Set.of("dev.plantstore.core"), descriptor().exports().stream()
-                .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()));
+    void theModuleExportsTheInterfacePackageToAllAndTheOutboxToTheWebhooksModuleAlone() throws Exception {
+        assertEquals(Set.of("dev.plantstore.core -> all", "dev.plantstore.core.webhooks -> [dev.plantstore.webhooks]"),
+                descriptor().exports().stream()
+                        .map(export -> export.source() + " -> " + (export.isQualified() ? export.targets() : "all"))
+                        .collect(Collectors.toSet()));
     }
 
     /** The declaration beside the compiled classes, not the first {@code module-info.class} the loader finds. */

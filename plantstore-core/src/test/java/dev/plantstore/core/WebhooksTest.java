@@ -29,13 +29,30 @@ class WebhooksTest {
     @Test
     void receiversMustBeAbsoluteHttpOrHttpsUrlsEachGivenOnce() {
         assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(), SECRET));
-        for (String bad : List.of("ftp://hooks.example/x", "/relative", "http:///nohost", "https://h.example/x#frag")) {
+        for (String bad : List.of("ftp://hooks.example/x", "/relative", "http:///nohost", "https://h.example/x#frag",
+                "http://h.example:99999/x", "http://h.example:0/x")) {
             assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(URI.create(bad)), SECRET), bad);
             assertThrows(IllegalArgumentException.class, () -> Webhooks.requireReceiver(URI.create(bad)), bad);
         }
         URI one = URI.create("http://hooks.example/a");
         assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(one, one), SECRET));
         assertEquals(List.of(one), Webhooks.to(List.of(one), SECRET).receivers());
+    }
+
+    @Test
+    void aPortOutsideOneTo65535IsRefusedInOneLine() {
+        var refused = assertThrows(IllegalArgumentException.class,
+                () -> Webhooks.requireReceiver(URI.create("http://user:pw@h.example:99999/x?token=t0k")));
+        assertEquals("webhook URL http://h.example:99999/x has a port outside 1 to 65535", refused.getMessage());
+    }
+
+    @Test
+    void twoReceiversThatDifferOnlyInCredentialsOrQueryAreOneReceiver() {
+        var refused = assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(
+                URI.create("https://a:pw@hooks.example/x?token=1"), URI.create("https://hooks.example/x?token=2")),
+                SECRET));
+        assertEquals("webhook URL https://hooks.example/x is given twice, differing only in user information or query",
+                refused.getMessage());
     }
 
     @Test

@@ -20,9 +20,9 @@ import java.util.concurrent.Executors;
  */
 public final class WebhookReceiver implements AutoCloseable {
 
-    /** One request as received, and when ({@link System#nanoTime()}). */
+    /** One request as received, and when ({@link System#nanoTime()}); {@code query} is its URL's, or empty. */
     public record Received(String id, String timestamp, String signature, String body, int answered,
-                           long arrivedAtNanos) {
+                           long arrivedAtNanos, String query) {
 
         /** The event's {@code type}, read from the body. */
         public String type() {
@@ -49,7 +49,12 @@ public final class WebhookReceiver implements AutoCloseable {
     private volatile boolean hang;
 
     public WebhookReceiver() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        this(0);
+    }
+
+    /** A receiver on {@code port} of 127.0.0.1, such as one a store was given while nothing listened there. */
+    public WebhookReceiver(int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
         server.createContext("/", this::handle);
         server.setExecutor(executor);
         server.start();
@@ -106,7 +111,8 @@ public final class WebhookReceiver implements AutoCloseable {
         String id = headers.getFirst("webhook-id");
         synchronized (this) {
             received.add(new Received(id, headers.getFirst("webhook-timestamp"),
-                    headers.getFirst("webhook-signature"), body, answer, System.nanoTime()));
+                    headers.getFirst("webhook-signature"), body, answer, System.nanoTime(),
+                    exchange.getRequestURI().getRawQuery() == null ? "" : exchange.getRequestURI().getRawQuery()));
             if (answer >= 200 && answer < 300) {
                 acceptedCount++;
             }

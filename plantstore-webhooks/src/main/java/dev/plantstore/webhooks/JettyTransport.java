@@ -3,6 +3,7 @@ package dev.plantstore.webhooks;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -149,6 +150,11 @@ final class JettyTransport implements Transport {
 
     /** A failure as the receiver's state line shows it: its kind and message, never a stack trace. */
     static String describe(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof UnknownHostException) {
+                return "its host name could not be resolved";
+            }
+        }
         Throwable cause = failure;
         while (cause.getCause() != null && cause.getCause() != cause && cause.getMessage() == null) {
             cause = cause.getCause();

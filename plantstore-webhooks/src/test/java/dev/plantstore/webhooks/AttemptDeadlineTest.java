@@ -1,0 +1,130 @@
+package dev.plantstore.webhooks;
+
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.core.Plant;
+import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.testkit.Poll;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.util.SocketAddressResolver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One deadline bounds an attempt, from the name lookup to the answer: a receiver that trickles its TLS handshake,
+ * one that never reads the request, and a name lookup that never ends each fail the attempt once it passes.
+ */
+class AttemptDeadlineTest {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(1);
+    /** The deadline and room for a busy machine: an attempt that hangs would take far longer. */
+    private static final Duration ENDS_WITHIN = DEADLINE.plusSeconds(4);
+    private static final long AT = System.currentTimeMillis();
+
+    private JettyTransport transport;
+
+    @AfterEach
+    void stop() {
+        if (transport != null) {
+            transport.close();
+        }
+    }
+
+    @Test
+    void aTlsHandshakeTrickledAByteAtATimeFailsTheAttemptAtTheDeadlineAndItsConnectionIsClosed() throws Exception {
+        try (var server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+            var closedByClient = new AtomicBoolean();
+            var trickler = new Thread(() -> trickle(server, closedByClient), "trickling receiver");
+            trickler.setDaemon(true);
+            trickler.start();
+            transport = new JettyTransport(URI.create("https://localhost:" + server.getLocalPort() + "/hook"),
+                    4, DEADLINE);
+            assertFailsWithin(send(event(16)));
+            assertTrue(Poll.until(ENDS_WITHIN, Duration.ofMillis(20), closedByClient::get),
+                    "the connection of the attempt was closed");
+        }
+    }
+
+    @Test
+    void aReceiverThatNeverReadsFailsTheAttemptAtTheDeadline() throws Exception {
+        try (var server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+            var holder = new Thread(() -> holdWithoutReading(server), "receiver that never reads");
+            holder.setDaemon(true);
+            holder.start();
+            transport = new JettyTransport(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/hook"),
+                    4, DEADLINE);
+            assertFailsWithin(send(event(32 * 1024 * 1024)));
+        }
+    }
+
+    @Test
+    void aNameLookupThatNeverEndsFailsTheAttemptAtTheDeadline() throws Exception {
+        SocketAddressResolver never = (host, port, context, promise) -> {
+            // The lookup never answers, as a resolver that hangs does.
+        };
+        transport = new JettyTransport(URI.create("http://receiver.example/hook"), 4, DEADLINE, Optional.of(never));
+        assertFailsWithin(send(event(16)));
+    }
+
+    private CompletableFuture<Transport.Outcome> send(PlantEvent event) {
+        var outcome = new CompletableFuture<Transport.Outcome>();
+        transport.send(event, new SignedRequest("msg_1", AT / 1000, "v1,x", new byte[(int) event.plantId()]),
+                (sent, ended) -> outcome.complete(ended));
+        return outcome;
+    }
+
+    private static void assertFailsWithin(CompletableFuture<Transport.Outcome> outcome) throws Exception {
+        var ended = outcome.get(ENDS_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+        assertInstanceOf(Transport.Outcome.Failed.class, ended, ended.toString());
+    }
+
+    /** An event whose request body is {@code bytes} long: the test sends a body of its plant id's length. */
+    private static PlantEvent event(long bytes) {
+        return new PlantEvent(1, "r", bytes, PlantEvent.CREATED, new Plant("Fern", null), AT, 0, 0, AT);
+    }
+
+    /** Answers a TLS client with one byte of a handshake record every 200 ms, the way a slow attacker would. */
+    private static void trickle(ServerSocket server, AtomicBoolean closedByClient) {
+        try (Socket socket = server.accept()) {
+            socket.setSoTimeout(200);
+            InputStream in = socket.getInputStream();
+            OutputStream out = socket.getOutputStream();
+            byte[] record = {0x16, 0x03, 0x03, 0x40, 0x00};
+            for (int i = 0; ; i++) {
+                out.write(record[i % record.length]);
+                out.flush();
+                try {
+                    if (in.read(new byte[4096]) < 0) {
+                        closedByClient.set(true);
+                        return;
+                    }
+                } catch (java.net.SocketTimeoutException e) {
+                    // Nothing from the client within this byte's pause: go on trickling.
+                }
+            }
+        } catch (IOException e) {
+            closedByClient.set(true);
+        }
+    }
+
+    private static void holdWithoutReading(ServerSocket server) {
+        try (Socket socket = server.accept()) {
+            socket.setReceiveBufferSize(4096);
+            new CompletableFuture<Void>().get(1, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            // The test is over.
+        }
+    }
+}
