@@ -1,5 +1,6 @@
 package dev.plantstore.testkit;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +17,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import javax.net.ServerSocketFactory;
 
 /**
  * A webhook receiver on a raw socket of 127.0.0.1 that writes every byte of its answers as a script says: the way to
@@ -25,8 +28,11 @@ import java.util.function.Function;
  */
 public final class ScriptedReceiver implements AutoCloseable {
 
-    /** One request as received, and whether the answer written for it was a well-formed 2xx of its own. */
-    public record Request(String webhookId, String body, boolean answeredWith2xx) {
+    /**
+     * One request as received: the {@code index}th (from 0), its bytes as text, and whether the answer written for it
+     * was a well-formed 2xx of its own.
+     */
+    public record Request(int index, String raw, String webhookId, String body, boolean answeredWith2xx) {
 
         /** The plant id in the event's {@code data}. */
         public long plantId() {
@@ -72,20 +78,50 @@ public final class ScriptedReceiver implements AutoCloseable {
 
     private final ServerSocket server;
     private final Thread acceptor;
+    private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicInteger atOnce = new AtomicInteger();
+    private final AtomicInteger mostAtOnce = new AtomicInteger();
+    private final AtomicInteger counted = new AtomicInteger();
     private final List<Request> requests = new ArrayList<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile Function<Request, Answer> script = request -> Answer.ok();
 
     public ScriptedReceiver() throws IOException {
-        server = new ServerSocket(0, 256, InetAddress.getLoopbackAddress());
+        this(ServerSocketFactory.getDefault());
+    }
+
+    /** A receiver whose connections {@code sockets} makes: TLS, for one. */
+    public ScriptedReceiver(ServerSocketFactory sockets) throws IOException {
+        server = sockets.createServerSocket(0, 256, InetAddress.getLoopbackAddress());
         acceptor = new Thread(this::accept, "scripted receiver");
         acceptor.setDaemon(true);
         acceptor.start();
     }
 
     public URI url() {
-        return URI.create("http://127.0.0.1:" + server.getLocalPort() + "/hook");
+        return URI.create("http://127.0.0.1:" + port() + "/hook");
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    /** How many connections were opened to it. */
+    public int accepted() {
+        return accepted.get();
+    }
+
+    /** The most requests it held unanswered at once. */
+    public int mostAtOnce() {
+        return mostAtOnce.get();
+    }
+
+    /** Closes every connection open now, as a receiver that drops idle connections does. */
+    public void closeEveryConnection() throws IOException {
+        for (Socket socket : open) {
+            socket.close();
+        }
     }
 
     /** From now on, each request is answered with what {@code script} returns for it. */
@@ -117,15 +153,14 @@ public final class ScriptedReceiver implements AutoCloseable {
     public void close() throws IOException {
         closed.countDown();
         server.close();
-        for (Socket socket : open) {
-            socket.close();
-        }
+        closeEveryConnection();
     }
 
     private void accept() {
         while (!server.isClosed()) {
             try {
                 Socket socket = server.accept();
+                accepted.incrementAndGet();
                 open.add(socket);
                 Thread connection = new Thread(() -> serve(socket), "scripted receiver connection");
                 connection.setDaemon(true);
@@ -138,18 +173,20 @@ public final class ScriptedReceiver implements AutoCloseable {
 
     private void serve(Socket socket) {
         try (socket) {
-            InputStream in = socket.getInputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
             OutputStream out = socket.getOutputStream();
             while (true) {
-                Request read = read(in);
+                Request read = read(in, counted);
                 if (read == null) {
                     return;
                 }
+                mostAtOnce.accumulateAndGet(atOnce.incrementAndGet(), Math::max);
                 Answer answer = script.apply(read);
-                var request = new Request(read.webhookId(), read.body(), answer.accepts());
+                var request = new Request(read.index(), read.raw(), read.webhookId(), read.body(), answer.accepts());
                 synchronized (this) {
                     requests.add(request);
                 }
+                atOnce.decrementAndGet();
                 out.write(answer.bytes());
                 out.flush();
                 if (answer.then() == Then.CLOSE) {
@@ -169,8 +206,8 @@ public final class ScriptedReceiver implements AutoCloseable {
         }
     }
 
-    /** One request, or null at the end of the stream. */
-    private static Request read(InputStream in) throws IOException {
+    /** One request, numbered by {@code counted}, or null at the end of the stream. */
+    private static Request read(InputStream in, AtomicInteger counted) throws IOException {
         var head = new ByteArrayOutputStream();
         int matched = 0;
         while (matched < 4) {
@@ -197,7 +234,8 @@ public final class ScriptedReceiver implements AutoCloseable {
                 id = value;
             }
         }
-        byte[] body = in.readNBytes(length);
-        return new Request(id, new String(body, StandardCharsets.UTF_8), false);
+        String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        return new Request(counted.getAndIncrement(), head.toString(StandardCharsets.ISO_8859_1) + body, id, body,
+                false);
     }
 }

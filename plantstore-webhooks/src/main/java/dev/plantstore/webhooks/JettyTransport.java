@@ -2,8 +2,10 @@ package dev.plantstore.webhooks;
 
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.PlantEvent;
+import java.io.EOFException;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -38,14 +40,19 @@ final class JettyTransport implements Transport {
 
     /**
      * Up to {@code most} requests at once to {@code receiver}, each ended within {@code deadline}; host names are
-     * looked up by the client's own resolver, off the caller's thread.
+     * looked up by the client's own resolver, off the caller's thread, and TLS trusts what the JDK trusts, checking
+     * the host name against the certificate.
      */
     JettyTransport(URI receiver, int most, Duration deadline) {
-        this(receiver, most, deadline, Optional.empty());
+        this(receiver, most, deadline, Optional.empty(), new SslContextFactory.Client());
     }
 
-    /** As the other constructor, with host names looked up by {@code resolver} when one is given. */
-    JettyTransport(URI receiver, int most, Duration deadline, Optional<SocketAddressResolver> resolver) {
+    /**
+     * As the other constructor, with host names looked up by {@code resolver} when one is given, and TLS as
+     * {@code tls} says.
+     */
+    JettyTransport(URI receiver, int most, Duration deadline, Optional<SocketAddressResolver> resolver,
+                   SslContextFactory.Client tls) {
         this.target = withoutUserInformation(receiver);
         this.deadline = deadline;
         String shown = DeliverySettings.receiverKey(receiver);
@@ -53,13 +60,14 @@ final class JettyTransport implements Transport {
         threads.setName("plantstore-webhook " + shown);
         threads.setDaemon(true);
         var connector = new ClientConnector();
-        connector.setSslContextFactory(new SslContextFactory.Client());
+        connector.setSslContextFactory(tls);
         connector.setExecutor(threads);
         this.client = new HttpClient(new HttpClientTransportOverHTTP(connector));
         client.setExecutor(threads);
         resolver.ifPresent(client::setSocketAddressResolver);
         client.setFollowRedirects(false);
         client.setMaxConnectionsPerDestination(most);
+        // The delivery keeps at most that many requests in flight, so no more ever wait for a connection.
         client.setMaxRequestsQueuedPerDestination(most);
         client.setConnectTimeout(deadline.toMillis());
         client.setIdleTimeout(IDLE.toMillis());
@@ -81,15 +89,20 @@ final class JettyTransport implements Transport {
 
     @Override
     public void send(PlantEvent event, SignedRequest request, Ended ended) {
+        send(new AnswerOf(event, request, ended, System.nanoTime() + deadline.toNanos()));
+    }
+
+    private void send(AnswerOf answer) {
+        SignedRequest request = answer.request;
         client.newRequest(target)
                 .method(HttpMethod.POST)
-                .timeout(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                .timeout(Math.max(1, answer.deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)
                 .headers(headers -> headers
                         .put("webhook-id", request.id())
                         .put("webhook-timestamp", Long.toString(request.timestampSeconds()))
                         .put("webhook-signature", request.signature()))
                 .body(new BytesRequestContent("application/json", request.body()))
-                .send(new AnswerOf(event, ended));
+                .send(answer);
     }
 
     @Override
@@ -102,15 +115,25 @@ final class JettyTransport implements Transport {
         }
     }
 
-    /** Turns Jetty's result of one exchange into the event's outcome. */
+    /**
+     * Turns Jetty's result of an attempt into the event's outcome. A kept-alive connection that the receiver closed
+     * while it was unused is found only when the request is written to it, and Jetty does not send a POST again: an
+     * attempt whose connection ended before any byte of an answer is sent once more, on a new connection, within the
+     * same deadline, which at-least-once delivery allows.
+     */
     private final class AnswerOf implements Response.Listener {
 
         private final PlantEvent event;
+        private final SignedRequest request;
         private final Ended ended;
+        private final long deadlineNanos;
+        private boolean sentAgain;
 
-        AnswerOf(PlantEvent event, Ended ended) {
+        AnswerOf(PlantEvent event, SignedRequest request, Ended ended, long deadlineNanos) {
             this.event = event;
+            this.request = request;
             this.ended = ended;
+            this.deadlineNanos = deadlineNanos;
         }
 
         /**
@@ -126,6 +149,11 @@ final class JettyTransport implements Transport {
 
         @Override
         public void onComplete(Result result) {
+            if (!sentAgain && closedBeforeAnswer(result) && deadlineNanos - System.nanoTime() > 0) {
+                sentAgain = true;
+                send(this);
+                return;
+            }
             ended.ended(event, outcomeOf(result));
         }
     }
@@ -142,6 +170,11 @@ final class JettyTransport implements Transport {
             return new Outcome.Failed("no answer within " + deadline.toSeconds() + " s");
         }
         return new Outcome.Failed(describe(failure));
+    }
+
+    private static boolean closedBeforeAnswer(Result result) {
+        return result.isFailed() && result.getResponse().getStatus() == 0
+                && (result.getFailure() instanceof EOFException || result.getFailure() instanceof ClosedChannelException);
     }
 
     private static boolean isSuccess(int status) {

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.util.SocketAddressResolver;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,7 +75,8 @@ class AttemptDeadlineTest {
         SocketAddressResolver never = (host, port, context, promise) -> {
             // The lookup never answers, as a resolver that hangs does.
         };
-        transport = new JettyTransport(URI.create("http://receiver.example/hook"), 4, DEADLINE, Optional.of(never));
+        transport = new JettyTransport(URI.create("http://receiver.example/hook"), 4, DEADLINE, Optional.of(never),
+                new SslContextFactory.Client());
         assertFailsWithin(send(event(16)));
     }
 

@@ -1,0 +1,247 @@
+package dev.plantstore.webhooks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.core.Plant;
+import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.ScriptedReceiver;
+import dev.plantstore.testkit.ScriptedReceiver.Answer;
+import dev.plantstore.testkit.ScriptedReceiver.Then;
+import dev.plantstore.testkit.Sockets;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The HTTP/1.1 connections that carry webhooks, against a receiver whose every byte the test decides. */
+class JettyTransportTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration LOOK = Duration.ofMillis(10);
+    private static final String NO_CONTENT = "HTTP/1.1 204 No Content\r\n\r\n";
+
+    private final List<AutoCloseable> closing = new ArrayList<>();
+    private final Map<Long, Transport.Outcome> outcomes = new ConcurrentHashMap<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable resource : closing) {
+            resource.close();
+        }
+    }
+
+    @Test
+    void requestsGoOnKeptAliveConnectionsNoMoreThanTheBoundAtOnce() throws Exception {
+        var receiver = receiver(NO_CONTENT);
+        var transport = transport(receiver.url(), 4, Duration.ofSeconds(5));
+        // Its caller keeps as many requests in flight as the bound, as the delivery does.
+        for (long seq = 1; seq <= 400; seq++) {
+            send(transport, seq);
+            if (seq % 4 == 0) {
+                awaitOutcomes((int) seq);
+            }
+        }
+        outcomes.values().forEach(outcome -> assertEquals(new Transport.Outcome.Answered(204), outcome));
+        assertTrue(receiver.accepted() <= 4, "connections opened: " + receiver.accepted());
+        assertTrue(receiver.mostAtOnce() <= 4, "requests at once: " + receiver.mostAtOnce());
+    }
+
+    @Test
+    void aBurstWhileAConnectionIsIdleGetsAConnectionPerRequestUpToTheBound() throws Exception {
+        var receiver = closed(new ScriptedReceiver());
+        receiver.answer(request -> {
+            if (request.index() > 0) {
+                // A receiver that takes its time, so that the burst's requests overlap.
+                LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            }
+            return Answer.accepting(NO_CONTENT, Then.KEEP);
+        });
+        var transport = transport(receiver.url(), 8, Duration.ofSeconds(5));
+        send(transport, 1);
+        awaitOutcomes(1);
+        for (long seq = 2; seq <= 9; seq++) {
+            send(transport, seq);
+        }
+        awaitOutcomes(9);
+        assertEquals(8, receiver.mostAtOnce(), "requests at once");
+    }
+
+    @Test
+    void theRequestIsAPostWithItsLengthHostAndTargetAndNoUserInformation() throws Exception {
+        var receiver = receiver(NO_CONTENT);
+        var url = URI.create("http://user:secret@127.0.0.1:" + receiver.port() + "/hooks/plants?tenant=a%20b");
+        send(transport(url, 1, Duration.ofSeconds(5)), 1);
+        awaitOutcomes(1);
+        String request = receiver.requests().get(0).raw();
+        String lower = request.toLowerCase(Locale.ROOT);
+        assertTrue(request.startsWith("POST /hooks/plants?tenant=a%20b HTTP/1.1\r\n"), request);
+        assertTrue(lower.contains("\r\nhost: 127.0.0.1:" + receiver.port() + "\r\n"), request);
+        assertTrue(lower.contains("\r\ncontent-length: 7\r\n"), request);
+        assertTrue(lower.contains("\r\ncontent-type: application/json\r\n"), request);
+        assertTrue(lower.contains("\r\nwebhook-id: msg_1\r\n"), request);
+        assertTrue(request.endsWith("\r\n\r\nevent 1"), request);
+        assertFalse(request.contains("secret") || lower.contains("authorization"), request);
+    }
+
+    @Test
+    void answersWithABodyChunkedOrCountedAreReadPastAndTheConnectionKept() throws Exception {
+        var receiver = closed(new ScriptedReceiver());
+        receiver.answer(request -> Answer.accepting(request.index() % 2 == 0
+                ? "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+                : "HTTP/1.1 202 Accepted\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + "3;x=y\r\nabc\r\n2\r\nde\r\n0\r\nT: v\r\n\r\n", Then.KEEP));
+        var transport = transport(receiver.url(), 1, Duration.ofSeconds(5));
+        for (long seq = 1; seq <= 10; seq++) {
+            send(transport, seq);
+            awaitOutcomes((int) seq);
+        }
+        assertEquals(1, receiver.accepted());
+        assertEquals(new Transport.Outcome.Answered(200), outcomes.get(1L));
+        assertEquals(new Transport.Outcome.Answered(202), outcomes.get(2L));
+    }
+
+    @Test
+    void anInterimAnswerIsReadPastToTheFinalOne() throws Exception {
+        var receiver = receiver("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n");
+        send(transport(receiver.url(), 1, Duration.ofSeconds(5)), 1);
+        awaitOutcomes(1);
+        assertEquals(new Transport.Outcome.Answered(503), outcomes.get(1L));
+    }
+
+    @Test
+    void anAnswerThatClosesTheConnectionOrHasNoLengthIsFollowedByANewConnection() throws Exception {
+        var receiver = closed(new ScriptedReceiver());
+        receiver.answer(request -> request.index() == 0
+                ? Answer.accepting("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", Then.CLOSE)
+                : Answer.accepting("HTTP/1.0 200 OK\r\n\r\n", Then.CLOSE));
+        var transport = transport(receiver.url(), 1, Duration.ofSeconds(5));
+        send(transport, 1);
+        awaitOutcomes(1);
+        send(transport, 2);
+        awaitOutcomes(2);
+        send(transport, 3);
+        awaitOutcomes(3);
+        outcomes.values().forEach(outcome -> assertEquals(new Transport.Outcome.Answered(200), outcome));
+        assertEquals(3, receiver.accepted());
+    }
+
+    @Test
+    void aKeptConnectionTheReceiverClosedWhileIdleIsReplacedWithoutAFailure() throws Exception {
+        var receiver = receiver(NO_CONTENT);
+        var transport = transport(receiver.url(), 1, Duration.ofSeconds(5));
+        send(transport, 1);
+        awaitOutcomes(1);
+        receiver.closeEveryConnection();
+        send(transport, 2);
+        awaitOutcomes(2);
+        assertEquals(new Transport.Outcome.Answered(204), outcomes.get(2L));
+        assertEquals(2, receiver.accepted());
+    }
+
+    @Test
+    void aHeadThatNeverEndsFailsTheAttempt() throws Exception {
+        var receiver = receiver("HTTP/1.1 200 OK\r\n" + "X: y\r\n".repeat(40_000));
+        send(transport(receiver.url(), 1, Duration.ofSeconds(5)), 1);
+        awaitOutcomes(1);
+        assertInstanceOf(Transport.Outcome.Failed.class, outcomes.get(1L));
+    }
+
+    @Test
+    void aHostThatDoesNotResolveAndAPortThatRefusesAreNamed() throws Exception {
+        send(transport(URI.create("http://no-such-host.invalid/"), 1, Duration.ofSeconds(5)), 1);
+        send(transport(URI.create("http://127.0.0.1:" + Sockets.freePort() + "/"), 1, Duration.ofSeconds(5)), 2);
+        awaitOutcomes(2);
+        assertEquals(new Transport.Outcome.Failed("its host name could not be resolved"), outcomes.get(1L));
+        var refused = assertInstanceOf(Transport.Outcome.Failed.class, outcomes.get(2L));
+        assertTrue(refused.reason().startsWith("ConnectException"), refused.reason());
+    }
+
+    @Test
+    void httpsIsSpokenToACertificateTheClientTrustsAndOnlyToIt(@TempDir Path directory) throws Exception {
+        char[] password = "changeit".toCharArray();
+        Path keys = directory.resolve("receiver.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "receiver", "-keyalg", "EC", "-dname", "CN=localhost",
+                "-ext", "SAN=dns:localhost", "-validity", "2", "-storetype", "PKCS12",
+                "-keystore", keys.toString(), "-storepass", "changeit").redirectErrorStream(true).start();
+        assertTrue(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0,
+                new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keys)) {
+            store.load(in, password);
+        }
+        var keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(store, password);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keyManagers.getKeyManagers(), null, null);
+        var receiver = closed(new ScriptedReceiver(context.getServerSocketFactory()));
+        receiver.answer(request -> Answer.accepting(NO_CONTENT, Then.KEEP));
+
+        var trusting = new SslContextFactory.Client();
+        trusting.setTrustStore(store);
+        URI byName = URI.create("https://localhost:" + receiver.port() + "/");
+        URI byAddress = URI.create("https://127.0.0.1:" + receiver.port() + "/");
+        send(transport(byName, trusting), 1);
+        send(transport(byName, new SslContextFactory.Client()), 2);
+        var trustingToo = new SslContextFactory.Client();
+        trustingToo.setTrustStore(store);
+        send(transport(byAddress, trustingToo), 3);
+        awaitOutcomes(3);
+        assertEquals(new Transport.Outcome.Answered(204), outcomes.get(1L));
+        var untrusted = assertInstanceOf(Transport.Outcome.Failed.class, outcomes.get(2L));
+        assertTrue(untrusted.reason().startsWith("SSLHandshakeException"), untrusted.reason());
+        var otherName = assertInstanceOf(Transport.Outcome.Failed.class, outcomes.get(3L));
+        assertTrue(otherName.reason().startsWith("SSLHandshakeException"), "the host name is checked: " + otherName);
+    }
+
+    private ScriptedReceiver receiver(String answer) throws Exception {
+        var receiver = closed(new ScriptedReceiver());
+        receiver.answer(request -> Answer.accepting(answer, Then.KEEP));
+        return receiver;
+    }
+
+    private <T extends AutoCloseable> T closed(T resource) {
+        closing.add(resource);
+        return resource;
+    }
+
+    private JettyTransport transport(URI url, int most, Duration deadline) {
+        return closed(new JettyTransport(url, most, deadline));
+    }
+
+    private JettyTransport transport(URI url, SslContextFactory.Client tls) {
+        return closed(new JettyTransport(url, 1, Duration.ofSeconds(5), Optional.empty(), tls));
+    }
+
+    private void send(JettyTransport transport, long seq) {
+        var event = new PlantEvent(seq, "receiver", seq, PlantEvent.CREATED, new Plant("Plant", null), 0, 0, 0, 0);
+        transport.send(event, new SignedRequest("msg_" + seq, 0, "v1,x",
+                        ("event " + seq).getBytes(StandardCharsets.ISO_8859_1)),
+                (sent, outcome) -> outcomes.put(sent.seq(), outcome));
+    }
+
+    private void awaitOutcomes(int count) throws InterruptedException {
+        assertTrue(Poll.until(WAIT, LOOK, () -> outcomes.size() >= count), "outcomes: " + outcomes);
+    }
+}
