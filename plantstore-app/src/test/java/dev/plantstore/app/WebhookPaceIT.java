@@ -63,7 +63,11 @@ class WebhookPaceIT {
      * intended read.
      */
     private static final long LEAST_SAMPLES = Math.round(LOAD.toMillis() / (MOST_OLDEST_PENDING_SECONDS * 1000 / 2));
-    private static final int BACKLOG = 200_000;
+    /**
+     * Events of the backlog a restarted server drains: enough for the drain's first and last fifths to show whether a
+     * delivery costs more for a larger backlog. The million-event drain is the benchmark's ({@code bench/webhooks}).
+     */
+    private static final int BACKLOG = 50_000;
     private static final Duration LOOK = Duration.ofMillis(20);
 
     @TempDir
@@ -221,12 +225,12 @@ class WebhookPaceIT {
     }
 
     @Test
-    void onSqliteABacklogOf200000EventsDrainsAtASteadyRate() throws Exception {
+    void onSqliteABacklogOf50000EventsDrainsAtASteadyRate() throws Exception {
         drainsSteadily("--store", "sqlite:" + dir.resolve("plants.db"));
     }
 
     @Test
-    void onPostgresABacklogOf200000EventsDrainsAtASteadyRate() throws Exception {
+    void onPostgresABacklogOf50000EventsDrainsAtASteadyRate() throws Exception {
         try (TestPostgres postgres = TestPostgres.freshSchema()) {
             drainsSteadily("--store", postgres.schemaUrl());
         }

@@ -173,8 +173,9 @@ final class JettyTransport implements Transport {
     }
 
     private static boolean closedBeforeAnswer(Result result) {
+        Throwable failure = result.getFailure();
         return result.isFailed() && result.getResponse().getStatus() == 0
-                && (result.getFailure() instanceof EOFException || result.getFailure() instanceof ClosedChannelException);
+                && (failure instanceof EOFException || failure instanceof ClosedChannelException);
     }
 
     private static boolean isSuccess(int status) {
