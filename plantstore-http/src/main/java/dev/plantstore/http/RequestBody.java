@@ -15,6 +15,9 @@ import java.util.concurrent.TimeoutException;
  */
 final class RequestBody {
 
+    /** The most characters of a client's value an answer repeats. */
+    private static final int MOST_QUOTED = 64;
+
     private RequestBody() {
     }
 
@@ -61,7 +64,7 @@ final class RequestBody {
         }
         String[] parts = contentType.split(";");
         if (!parts[0].strip().equalsIgnoreCase(Json.CONTENT_TYPE)) {
-            throw unsupportedMediaType("Content-Type must be application/json");
+            throw unsupportedMediaType("Content-Type must be application/json, got " + quoted(parts[0].strip()));
         }
         for (int i = 1; i < parts.length; i++) {
             String parameter = parts[i].strip();
@@ -69,7 +72,7 @@ final class RequestBody {
             if (equals > 0 && parameter.substring(0, equals).strip().equalsIgnoreCase("charset")) {
                 String charset = parameter.substring(equals + 1).strip().replace("\"", "");
                 if (!charset.equalsIgnoreCase("utf-8")) {
-                    throw unsupportedMediaType("Content-Type charset must be utf-8");
+                    throw unsupportedMediaType("Content-Type charset must be utf-8, got " + quoted(charset));
                 }
             }
         }
@@ -89,6 +92,19 @@ final class RequestBody {
                 }
             }
         }
+    }
+
+    /**
+     * What a client sent, fit to repeat in an answer: at most {@value #MOST_QUOTED} characters, anything but printable
+     * ASCII shown as {@code ?}, in single quotes.
+     */
+    static String quoted(String given) {
+        var shown = new StringBuilder("'");
+        for (int i = 0; i < Math.min(given.length(), MOST_QUOTED); i++) {
+            char c = given.charAt(i);
+            shown.append(c >= 0x20 && c < 0x7f ? c : '?');
+        }
+        return shown.append(given.length() > MOST_QUOTED ? "...'" : "'").toString();
     }
 
     private static ApiProblem unsupportedMediaType(String message) {

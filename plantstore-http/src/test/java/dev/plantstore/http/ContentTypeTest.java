@@ -36,6 +36,23 @@ class ContentTypeTest {
     }
 
     @Test
+    void a415SaysWhichContentTypeArrived() {
+        withServer(store, (server, client) -> {
+            var form = post(client, BodyPublishers.ofString(PLANT), request -> request.header("Authorization", BEARER)
+                    .header("Content-Type", "application/x-www-form-urlencoded"));
+            assertEquals("Content-Type must be application/json, got 'application/x-www-form-urlencoded'",
+                    assertError(form, 415));
+            var latin = post(client, BodyPublishers.ofString(PLANT), request -> request.header("Authorization", BEARER)
+                    .header("Content-Type", "application/json; charset=iso-8859-1"));
+            assertEquals("Content-Type charset must be utf-8, got 'iso-8859-1'", assertError(latin, 415));
+            var tooLong = post(client, BodyPublishers.ofString(PLANT), request -> request.header("Authorization", BEARER)
+                    .header("Content-Type", "text/" + "x".repeat(100)));
+            assertEquals("Content-Type must be application/json, got 'text/" + "x".repeat(59) + "...'",
+                    assertError(tooLong, 415));
+        });
+    }
+
+    @Test
     void missingContentTypeIs415() {
         withServer(store, (server, client) -> {
             var response = post(client, BodyPublishers.ofString(PLANT),
