@@ -156,4 +156,60 @@ class ReloadingTokensTest {
             assertTrue(accepts(tokens, "kept-token"));
         }
     }
+
+    /** An Error, such as running out of memory while reading, is survived: the file is read again, and used. */
+    @Test
+    void anErrorWhileReadingAChangedFileDoesNotStopTheWatch() throws Exception {
+        Path file = write("tokens", "kept-token\n");
+        AtomicInteger attempts = new AtomicInteger();
+        try (var tokens = ReloadingTokens.watch(file, () -> {
+            if (attempts.incrementAndGet() == 2) {
+                throw new OutOfMemoryError("Required array size too large");
+            }
+            return TokenVerifier.staticTokens(Tokens.named(Optional.empty(), Optional.of(file)));
+        }, CHECK_EVERY)) {
+            Files.move(write("tokens.new", "new-token\n"), file, StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+            assertTrue(Poll.until(Duration.ofSeconds(5), CHECK_EVERY, () -> accepts(tokens, "new-token")),
+                    () -> "the new token is not accepted after " + attempts.get() + " reads");
+            assertFalse(accepts(tokens, "kept-token"));
+        }
+    }
+
+    /** Opening a FIFO to read it would wait for a writer for ever, and the watch with it. */
+    @Test
+    void aFifoRenamedOverTheFileIsRefusedUnopenedAndAValidFilePutBackIsUsed() throws Exception {
+        refusedThenValidFilePutBack(SpecialFiles.fifo(dir.resolve("tokens.fifo")));
+    }
+
+    /** A whole read of this file would throw OutOfMemoryError ("Required array size too large") at any heap size. */
+    @Test
+    void aFileOverTwoGibibytesRenamedOverTheFileIsRefusedUnreadAndAValidFilePutBackIsUsed() throws Exception {
+        refusedThenValidFilePutBack(SpecialFiles.sparse(dir.resolve("tokens.huge"), SpecialFiles.OVER_TWO_GIB));
+    }
+
+    private void refusedThenValidFilePutBack(Path unreadable) throws Exception {
+        Path file = write("tokens", "kept-token\n");
+        try (var tokens = watch(file)) {
+            Files.move(unreadable, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            awaitReads(2);
+            assertTrue(accepts(tokens, "kept-token"));
+            Files.move(write("tokens.new", "new-token\n"), file, StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+            assertTrue(Poll.until(Duration.ofSeconds(5), CHECK_EVERY, () -> accepts(tokens, "new-token")),
+                    "the valid file put back is used");
+            assertFalse(accepts(tokens, "kept-token"));
+        }
+    }
+
+    @Test
+    void aFileCreatedBesideTheTokensFileIsNoChangeToIt() throws Exception {
+        Path file = write("tokens", "kept-token\n");
+        try (var tokens = watch(file)) {
+            write("tokens.swp", "an editor's\n");
+            assertFalse(Poll.until(CHECK_EVERY.multipliedBy(10), CHECK_EVERY, () -> reads.get() > 1),
+                    "the file was read again");
+            assertTrue(accepts(tokens, "kept-token"));
+        }
+    }
 }
