@@ -88,7 +88,8 @@ final class ReloadingTokens implements TokenVerifier, AutoCloseable {
     private void check() {
         try {
             reloadIfChangedAndStable();
-            if (failing) {
+            // A look that only saw the file change is no success yet: the read it awaits may fail as before.
+            if (failing && changed.isEmpty()) {
                 failing = false;
                 LOG.log(System.Logger.Level.INFO, "checking tokens file " + file + " works again");
             }
