@@ -65,8 +65,13 @@ final class OpenStore {
             }
             return closing.opened("the store", store, PlantStore::close);
         } catch (RuntimeException e) {
-            throw new StartupException("cannot open store " + describe(spec) + ": " + reason(spec, e));
+            throw new StartupException(cannotOpen(spec, e));
         }
+    }
+
+    /** The line that says {@code spec} failed to open, for the server and the commands alike. */
+    static String cannotOpen(StoreSpec spec, Throwable failure) {
+        return "cannot open store " + describe(spec) + ": " + reason(spec, failure);
     }
 
     /**

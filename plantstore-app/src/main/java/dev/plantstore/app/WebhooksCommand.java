@@ -70,8 +70,7 @@ final class WebhooksCommand {
         try {
             dataSource = dataSource(store, Options.secrets(env));
         } catch (RuntimeException e) {
-            err.println("plantstore: cannot open store " + OpenStore.describe(store) + ": "
-                    + OpenStore.reason(store, e));
+            err.println("plantstore: " + OpenStore.cannotOpen(store, e));
             return 1;
         }
         try {
