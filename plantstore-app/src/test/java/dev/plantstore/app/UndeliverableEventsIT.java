@@ -1,10 +1,8 @@
 package dev.plantstore.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.UndeliverableEvents;
 import dev.plantstore.sqlite.DurableSqlite;
 import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
@@ -13,7 +11,6 @@ import dev.plantstore.testkit.WebhookReceiver;
 import dev.plantstore.testkit.WebhookReceiver.Received;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -76,51 +73,6 @@ class UndeliverableEventsIT {
         assertEquals(2, refused.exitCode());
         assertTrue(refused.stderr().contains("the memory store keeps its events in the server's own memory"),
                 refused.stderr());
-    }
-
-    @Test
-    void aStoreThatCannotBeOpenedIsReportedInOneLineWithItsCredentialsMaskedAsTheServerMasksThem() throws Exception {
-        String store = "jdbc:postgresql://alice:S3cretPw@127.0.0.1:5432/x";
-        RunningJar.Completed server = RunningJar.runToCompletion(dir, "--host", "127.0.0.1", "--port", "0",
-                "--store", store);
-        assertEquals(1, server.exitCode(), server.stderr());
-        for (String command : List.of("undeliverable", "redeliver")) {
-            RunningJar.Completed refused = RunningJar.runToCompletion(dir, "webhooks", command, "--store", store);
-            assertEquals(new RunningJar.Completed(1, "", server.stderr()), refused);
-            assertEquals(1, refused.stderr().lines().count(), refused.stderr());
-            for (String leak : List.of("S3cretPw", "alice", "Exception", "\tat ")) {
-                assertFalse(refused.stderr().contains(leak), () -> leak + " in " + refused.stderr());
-            }
-        }
-    }
-
-    @Test
-    void aSqliteStoreThatDoesNotExistIsRefusedAndNothingIsCreated() throws Exception {
-        Path workDir = Files.createDirectory(dir.resolve("empty"));
-        for (String command : List.of("undeliverable", "redeliver")) {
-            for (String store : List.of("sqlite:typo.db", "sqlite:typo/plants.db")) {
-                RunningJar.Completed refused = RunningJar.runToCompletion(workDir, "webhooks", command,
-                        "--store", store);
-                assertEquals(new RunningJar.Completed(2, "", "plantstore: store " + store + " does not exist: "
-                        + "name the store the server runs on\n"), refused);
-            }
-        }
-        try (var left = Files.list(workDir)) {
-            assertEquals(List.of(), left.toList());
-        }
-    }
-
-    @Test
-    void withNoUndeliverableEventTheCommandSaysSo() throws Exception {
-        Path database = dir.resolve("plants.db");
-        UndeliverableEvents.in(DurableSqlite.dataSource(database));
-        RunningJar.Completed none = RunningJar.runToCompletion(dir, "webhooks", "undeliverable",
-                "--store", "sqlite:" + database);
-        assertEquals(new RunningJar.Completed(0, "no undeliverable events\n", ""), none);
-        RunningJar.Completed noneOfOne = RunningJar.runToCompletion(dir, "webhooks", "undeliverable",
-                "--store", "sqlite:" + database, "--webhook-url", "https://search.example/plant-events");
-        assertEquals(new RunningJar.Completed(0, "no undeliverable events to https://search.example/plant-events\n",
-                ""), noneOfOne);
     }
 
     private interface Database {
