@@ -65,12 +65,22 @@ final class OpenStore {
             }
             return closing.opened("the store", store, PlantStore::close);
         } catch (RuntimeException e) {
-            String reason = Failures.rootMessage(e);
-            if (spec instanceof StoreSpec.Postgres postgres) {
-                reason = postgres.masked(reason);
-            }
-            throw new StartupException("cannot open store " + describe(spec) + ": " + reason);
+            throw new StartupException(cannotOpen(spec, e));
         }
+    }
+
+    /** The line that says {@code spec} failed to open, for the server and the commands alike. */
+    static String cannotOpen(StoreSpec spec, Throwable failure) {
+        return "cannot open store " + describe(spec) + ": " + reason(spec, failure);
+    }
+
+    /**
+     * The innermost reason for {@code failure} on {@code spec}, fit for a message: a PostgreSQL URL's credentials,
+     * which the driver may quote, are masked.
+     */
+    static String reason(StoreSpec spec, Throwable failure) {
+        String reason = Failures.rootMessage(failure);
+        return spec instanceof StoreSpec.Postgres postgres ? postgres.masked(reason) : reason;
     }
 
     private static PlantStore jdbc(HikariDataSource pool, CommitListener commits, Optional<Webhooks> webhooks) {

@@ -1,23 +1,13 @@
 package dev.plantstore.app;
 
-import com.sun.security.auth.module.UnixSystem;
-import java.io.IOException;
-import java.nio.charset.MalformedInputException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /** Where the server's bearer tokens come from: the environment, a file, or, failing both, a fresh random one. */
 final class Tokens {
@@ -82,12 +72,12 @@ final class Tokens {
 
     /**
      * One token per line, optionally {@code name:token}; blank lines and lines starting with {@code #} are skipped,
-     * surrounding spaces trimmed. A file other users may read or write, or owned by another user, is refused: its
+     * surrounding spaces trimmed. A file that is not private by the rules of {@link PrivateFile} is refused: its
      * tokens are as good as public. So is a file whose last line does not end with a newline: that line may be one
      * still being written, and a token cut short must never be accepted.
      */
     static List<String> readFile(Path file) throws UsageException {
-        String text = readPrivateText(file, "tokens file");
+        String text = PrivateFile.readText(file, "tokens file");
         if (!text.isEmpty() && !text.endsWith("\n")) {
             throw new UsageException("tokens file " + file + " does not end with a newline: its last line may still be "
                     + "being written; end every line with one");
@@ -103,55 +93,11 @@ final class Tokens {
     }
 
     /**
-     * The lines of a file of secrets, {@code what} naming it in messages. A file other users may read or write is
-     * refused: its secrets are as good as public.
+     * The lines of a file of secrets, {@code what} naming it in messages, read only when {@link PrivateFile} finds it
+     * private: its secrets would otherwise be as good as public.
      */
     static List<String> readPrivate(Path file, String what) throws UsageException {
-        return readPrivateText(file, what).lines().toList();
-    }
-
-    private static String readPrivateText(Path file, String what) throws UsageException {
-        requirePrivate(file, what);
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new UsageException(what + " " + file + " does not exist");
-        } catch (MalformedInputException e) {
-            throw new UsageException(what + " " + file + " is not UTF-8 text");
-        } catch (IOException e) {
-            throw new UsageException(what + " " + file + " cannot be read: " + e.getMessage());
-        }
-    }
-
-    /**
-     * Only its owner may read or write the file, and its owner is the user this server runs as, or root: a file
-     * another user owns is one that user can rewrite, or open to others, at any time.
-     */
-    private static void requirePrivate(Path file, String what) throws UsageException {
-        Set<PosixFilePermission> permissions;
-        int owner;
-        try {
-            permissions = Files.getPosixFilePermissions(file);
-            owner = (Integer) Files.getAttribute(file, "unix:uid");
-        } catch (UnsupportedOperationException e) {
-            return;
-        } catch (NoSuchFileException e) {
-            throw new UsageException(what + " " + file + " does not exist");
-        } catch (IOException e) {
-            throw new UsageException(what + " " + file + " cannot be read: " + e.getMessage());
-        }
-        Set<PosixFilePermission> shared = EnumSet.of(PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE,
-                PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
-        shared.retainAll(permissions);
-        if (!shared.isEmpty()) {
-            throw new UsageException(what + " " + file + " is open to other users (" + PosixFilePermissions.toString(
-                    permissions) + "); make it private with: chmod 600 " + file);
-        }
-        long self = new UnixSystem().getUid();
-        if (owner != self && owner != 0) {
-            throw new UsageException(what + " " + file + " is owned by user " + owner + ", not by the user this server "
-                    + "runs as (" + self + ") or root; make it this server's with: chown " + self + " " + file);
-        }
+        return PrivateFile.readText(file, what).lines().toList();
     }
 
     /** 256 random bits, base64url without padding: 43 characters, valid as a bearer token and in a shell. */

@@ -4,15 +4,17 @@ import static dev.plantstore.app.Options.STORE;
 import static dev.plantstore.app.Options.WEBHOOK_URL;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.UndeliverableEvents;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.sqlite.SQLiteDataSource;
+import org.sqlite.SQLiteOpenMode;
 
 /**
  * {@code java -jar plantstore.jar webhooks undeliverable|redeliver [OPTIONS]}: an operator's view of the events given
@@ -34,7 +36,10 @@ final class WebhooksCommand {
     private WebhooksCommand() {
     }
 
-    /** Runs the command; returns the exit status: 0 done, 1 the database failed, 2 a usage error. */
+    /**
+     * Runs the command; returns the exit status: 0 done, 1 the database failed, 2 a usage error (a SQLite store that
+     * does not exist among them). A failure is one line on {@code err}, credentials masked as the server masks them.
+     */
     static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
         if (args.isEmpty() || !(args.get(0).equals("undeliverable") || args.get(0).equals("redeliver"))) {
             err.print(USAGE);
@@ -52,9 +57,22 @@ final class WebhooksCommand {
                     + "the memory store keeps its events in the server's own memory");
             return 2;
         }
+        StoreSpec store = options.get(STORE);
+        if (store instanceof StoreSpec.Sqlite sqlite && !Files.exists(sqlite.file())) {
+            // Opening it would make an empty store, where nothing is undeliverable: a typo would look like all is well.
+            err.println("plantstore: store " + OpenStore.describe(store) + " does not exist: name the store the server "
+                    + "runs on");
+            return 2;
+        }
         List<Optional<String>> receivers = options.get(WEBHOOK_URL).isEmpty() ? List.of(Optional.empty())
                 : options.get(WEBHOOK_URL).stream().map(url -> Optional.of(url.toString())).toList();
-        DataSource dataSource = dataSource(options.get(STORE), Options.secrets(env));
+        DataSource dataSource;
+        try {
+            dataSource = dataSource(store, Options.secrets(env));
+        } catch (RuntimeException e) {
+            err.println("plantstore: " + OpenStore.cannotOpen(store, e));
+            return 1;
+        }
         try {
             var events = UndeliverableEvents.in(dataSource);
             for (Optional<String> receiver : receivers) {
@@ -68,12 +86,9 @@ final class WebhooksCommand {
                 }
             }
             return 0;
-        } catch (StoreUnavailableException e) {
-            String reason = Failures.rootMessage(e);
-            if (options.get(STORE) instanceof StoreSpec.Postgres postgres) {
-                reason = postgres.masked(reason);
-            }
-            err.println("plantstore: cannot reach store " + OpenStore.describe(options.get(STORE)) + ": " + reason);
+        } catch (RuntimeException e) {
+            err.println("plantstore: cannot reach store " + OpenStore.describe(store) + ": "
+                    + OpenStore.reason(store, e));
             return 1;
         } finally {
             if (dataSource instanceof HikariDataSource pool) {
@@ -84,6 +99,9 @@ final class WebhooksCommand {
 
     private static void list(UndeliverableEvents events, Optional<String> receiver, PrintStream out) {
         List<UndeliverableEvents.Event> listed = events.list(receiver, LISTED_AT_MOST + 1);
+        if (listed.isEmpty()) {
+            out.println("no undeliverable events" + receiver.map(url -> " to " + shown(url)).orElse(""));
+        }
         for (UndeliverableEvents.Event event : listed.subList(0, Math.min(LISTED_AT_MOST, listed.size()))) {
             out.println(event.id() + " " + event.type() + " plant " + event.plantId() + " recorded "
                     + event.recordedAt() + " after " + event.attempts() + " attempts to " + shown(event.receiver()));
@@ -95,7 +113,10 @@ final class WebhooksCommand {
 
     private static DataSource dataSource(StoreSpec store, Options.Secrets secrets) {
         if (store instanceof StoreSpec.Sqlite sqlite) {
-            return DurableSqlite.dataSource(sqlite.file());
+            SQLiteDataSource existing = DurableSqlite.dataSource(sqlite.file());
+            // Never creates the file, not even one removed since it was found to exist.
+            existing.getConfig().resetOpenMode(SQLiteOpenMode.CREATE);
+            return existing;
         }
         return OpenStore.postgresPool((StoreSpec.Postgres) store, secrets);
     }

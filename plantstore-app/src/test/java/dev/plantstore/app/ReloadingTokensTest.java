@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
 import dev.plantstore.testkit.Poll;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -153,6 +156,80 @@ class ReloadingTokensTest {
             awaitReads(2);
             assertFalse(accepts(tokens, "new-token"));
             assertFalse(accepts(tokens, "short"));
+            assertTrue(accepts(tokens, "kept-token"));
+        }
+    }
+
+    /**
+     * An Error, such as running out of memory while reading, is survived: the file is read again, and used. A
+     * failure that repeats is logged once when it starts and once when it ends, each in one line.
+     */
+    @Test
+    void anErrorWhileReadingAChangedFileIsLoggedOnceAndDoesNotStopTheWatch() throws Exception {
+        var log = new ByteArrayOutputStream();
+        LogLines.use(new LogLines(log, Options.LogFormat.TEXT, new Timestamps(ZoneOffset.UTC)));
+        Path file = write("tokens", "kept-token\n");
+        AtomicInteger attempts = new AtomicInteger();
+        try (var tokens = ReloadingTokens.watch(file, () -> {
+            int attempt = attempts.incrementAndGet();
+            if (attempt == 2 || attempt == 3) {
+                throw new OutOfMemoryError("Required array size too large");
+            }
+            return TokenVerifier.staticTokens(Tokens.named(Optional.empty(), Optional.of(file)));
+        }, CHECK_EVERY)) {
+            Files.move(write("tokens.new", "new-token\n"), file, StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+            assertTrue(Poll.until(Duration.ofSeconds(5), CHECK_EVERY, () -> accepts(tokens, "new-token")),
+                    () -> "the new token is not accepted after " + attempts.get() + " reads");
+            assertFalse(accepts(tokens, "kept-token"));
+            assertTrue(Poll.until(Duration.ofSeconds(5), CHECK_EVERY,
+                    () -> log.toString(StandardCharsets.UTF_8).contains(" works again")), log::toString);
+        } finally {
+            LogLines.use(new LogLines(System.err, Options.LogFormat.TEXT, new Timestamps(ZoneOffset.UTC)));
+        }
+        List<String> lines = log.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(3, lines.size(), () -> String.join("\n", lines));
+        assertTrue(lines.get(0).endsWith(" ERROR ReloadingTokens - checking tokens file " + file + " failed "
+                + "(java.lang.OutOfMemoryError: Required array size too large); the tokens read before stay in use, "
+                + "and the file is still watched"), lines.get(0));
+        assertTrue(lines.get(1).endsWith(" tokens file " + file + " changed: its tokens are in use"), lines.get(1));
+        assertTrue(lines.get(2).endsWith(" INFO ReloadingTokens - checking tokens file " + file + " works again"),
+                lines.get(2));
+    }
+
+    /** Opening a FIFO to read it would wait for a writer for ever, and the watch with it. */
+    @Test
+    void aFifoRenamedOverTheFileIsRefusedUnopenedAndAValidFilePutBackIsUsed() throws Exception {
+        refusedThenValidFilePutBack(SpecialFiles.fifo(dir.resolve("tokens.fifo")));
+    }
+
+    /** A whole read of this file would throw OutOfMemoryError ("Required array size too large") at any heap size. */
+    @Test
+    void aFileOverTwoGibibytesRenamedOverTheFileIsRefusedUnreadAndAValidFilePutBackIsUsed() throws Exception {
+        refusedThenValidFilePutBack(SpecialFiles.sparse(dir.resolve("tokens.huge"), SpecialFiles.OVER_TWO_GIB));
+    }
+
+    private void refusedThenValidFilePutBack(Path unreadable) throws Exception {
+        Path file = write("tokens", "kept-token\n");
+        try (var tokens = watch(file)) {
+            Files.move(unreadable, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            awaitReads(2);
+            assertTrue(accepts(tokens, "kept-token"));
+            Files.move(write("tokens.new", "new-token\n"), file, StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+            assertTrue(Poll.until(Duration.ofSeconds(5), CHECK_EVERY, () -> accepts(tokens, "new-token")),
+                    "the valid file put back is used");
+            assertFalse(accepts(tokens, "kept-token"));
+        }
+    }
+
+    @Test
+    void aFileCreatedBesideTheTokensFileIsNoChangeToIt() throws Exception {
+        Path file = write("tokens", "kept-token\n");
+        try (var tokens = watch(file)) {
+            write("tokens.swp", "an editor's\n");
+            assertFalse(Poll.until(CHECK_EVERY.multipliedBy(10), CHECK_EVERY, () -> reads.get() > 1),
+                    "the file was read again");
             assertTrue(accepts(tokens, "kept-token"));
         }
     }

@@ -11,6 +11,7 @@ import dev.plantstore.core.Verification;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
@@ -143,5 +144,94 @@ class TokensTest {
         assertTrue(first.matches("[A-Za-z0-9_-]{43}"), first);
         assertNotEquals(first, Tokens.generate());
         assertInstanceOf(Verification.Valid.class, TokenVerifier.staticTokens(List.of(first)).verify(first));
+    }
+
+    private static String owner(String subject, Path path, String chown) {
+        long self = new com.sun.security.auth.module.UnixSystem().getUid();
+        return subject + " is owned by user " + NOBODY + ", not by the user this server runs as (" + self
+                + ") or root; make it this server's with: " + chown + " " + self + " " + path;
+    }
+
+    private static String refusal(Path tokens) {
+        return assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)))
+                .getMessage();
+    }
+
+    @Test
+    void aFileOfOneMebibyteIsReadAndOneByteMoreIsRefused() throws Exception {
+        String token = "t".repeat(1023);
+        Path tokens = file(("#" + "x".repeat(1022) + "\n").repeat(1023) + token + "\n");
+        assertEquals(1 << 20, Files.size(tokens));
+        assertEquals(List.of(token), Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        Files.writeString(tokens, "\n", java.nio.file.StandardOpenOption.APPEND);
+        assertEquals("tokens file " + tokens + " is larger than 1 MiB (1048577 bytes)", refusal(tokens));
+    }
+
+    @Test
+    void aFileInADirectoryOtherUsersMayWriteToIsRefused() throws Exception {
+        Path shared = Files.createDirectory(dir.resolve("shared"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxr-x"));
+        Path tokens = Files.move(file("secret-token\n"), shared.resolve("tokens"));
+        assertEquals("tokens file " + tokens + ": directory " + shared + " lets other users replace the file "
+                + "(rwxrwxr-x); make it private with: chmod go-w " + shared, refusal(tokens));
+    }
+
+    /** With the sticky bit (as in /tmp), only a file's owner may rename or remove it. */
+    @Test
+    void aFileInADirectoryWithTheStickyBitIsReadThoughOthersMayWriteThere() throws Exception {
+        Path shared = Files.createDirectory(dir.resolve("shared"));
+        Files.setAttribute(shared, "unix:mode", 01777);
+        Path tokens = Files.move(file("secret-token\n"), shared.resolve("tokens"));
+        assertEquals(List.of("secret-token"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
+    }
+
+    @Test
+    void aFileInADirectoryOwnedByAnotherUserIsRefused() throws Exception {
+        Path foreign = Files.createDirectory(dir.resolve("foreign"));
+        Path tokens = Files.move(file("secret-token\n"), foreign.resolve("tokens"));
+        Files.setAttribute(foreign, "unix:uid", NOBODY);
+        assertEquals(owner("tokens file " + tokens + ": directory " + foreign, foreign, "chown"), refusal(tokens));
+    }
+
+    @Test
+    void aSymbolicLinkOwnedByAnotherUserIsRefused() throws Exception {
+        Path link = Files.createSymbolicLink(dir.resolve("link"), file("secret-token\n"));
+        Files.setAttribute(link, "unix:uid", NOBODY, LinkOption.NOFOLLOW_LINKS);
+        assertEquals(owner("tokens file " + link + ": symbolic link " + link, link, "chown -h"), refusal(link));
+    }
+
+    @Test
+    void aSymbolicLinkToAFileOpenToOtherUsersIsRefusedNamingThatFile() throws Exception {
+        Path target = file("secret-token\n");
+        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-r--r--"));
+        Path link = Files.createSymbolicLink(dir.resolve("link"), target);
+        assertEquals("tokens file " + link + ": its target " + target + " is open to other users (rw-r--r--); make "
+                + "it private with: chmod 600 " + target, refusal(link));
+    }
+
+    @Test
+    void aSymbolicLinkToAFileInAnotherUsersDirectoryIsRefused() throws Exception {
+        Path foreign = Files.createDirectory(dir.resolve("foreign"));
+        Path target = Files.move(file("secret-token\n"), foreign.resolve("tokens"));
+        Files.setAttribute(foreign, "unix:uid", NOBODY);
+        Path link = Files.createSymbolicLink(dir.resolve("link"), target);
+        assertEquals(owner("tokens file " + link + ": directory " + foreign, foreign, "chown"), refusal(link));
+    }
+
+    /**
+     * A Kubernetes secret volume: a world-writable directory with the sticky bit, the file a link through the link
+     * {@code ..data} to a directory the kubelet swaps when the secret changes.
+     */
+    @Test
+    void aKubernetesSecretVolumesLinksAreFollowed() throws Exception {
+        Path volume = Files.createDirectory(dir.resolve("volume"));
+        Path version = Files.createDirectory(volume.resolve("..2026_11_26_12_00_00.1"));
+        Files.setPosixFilePermissions(version, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(Files.move(file("secret-token\n"), version.resolve("tokens")),
+                PosixFilePermissions.fromString("r--------"));
+        Files.createSymbolicLink(volume.resolve("..data"), version.getFileName());
+        Path tokens = Files.createSymbolicLink(volume.resolve("tokens"), Path.of("..data/tokens"));
+        Files.setAttribute(volume, "unix:mode", 01777);
+        assertEquals(List.of("secret-token"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
     }
 }
