@@ -364,7 +364,7 @@ final class Options {
      * A URL that does not parse, as a message may quote it: without what could be credentials, the user information
      * (up to the last {@code @} of the authority) and everything from the query or fragment on.
      */
-    private static String redactedUrl(String url) {
+    static String redactedUrl(String url) {
         int end = url.length();
         for (char cut : new char[] {'?', '#'}) {
             int at = url.indexOf(cut);

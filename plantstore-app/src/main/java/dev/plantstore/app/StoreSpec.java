@@ -77,6 +77,7 @@ sealed interface StoreSpec {
         if (spec.startsWith("jdbc:postgresql:")) {
             return new Postgres(spec);
         }
-        throw new UsageException(source + " must be memory, sqlite:PATH or jdbc:postgresql://HOST/DATABASE");
+        throw new UsageException(source + " must be memory, sqlite:PATH or jdbc:postgresql://HOST/DATABASE, got '"
+                + Options.redactedUrl(spec) + "'");
     }
 }

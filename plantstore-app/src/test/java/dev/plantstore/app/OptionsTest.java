@@ -275,9 +275,16 @@ class OptionsTest {
 
     @ParameterizedTest(name = "--store {0}")
     @ValueSource(strings = {"mem", "sqlite:", "postgres://db/plants", "jdbc:mysql://db/plants", ""})
-    void anyOtherStoreIsRefused(String store) {
-        assertEquals("--store must be memory, sqlite:PATH or jdbc:postgresql://HOST/DATABASE",
+    void anyOtherStoreIsRefusedQuotingIt(String store) {
+        assertEquals("--store must be memory, sqlite:PATH or jdbc:postgresql://HOST/DATABASE, got '" + store + "'",
                 refusal(Map.of(), "--store", store));
+    }
+
+    @Test
+    void aRefusedStoreIsQuotedWithoutItsCredentials() {
+        assertEquals("PLANTSTORE_STORE must be memory, sqlite:PATH or jdbc:postgresql://HOST/DATABASE, got "
+                        + "'jdbc:mysql://db/plants'",
+                refusal(Map.of("PLANTSTORE_STORE", "jdbc:mysql://app:hunter2@db/plants?password=hunter2")));
     }
 
     @ParameterizedTest(name = "{0}")
