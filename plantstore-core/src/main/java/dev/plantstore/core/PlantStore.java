@@ -95,6 +95,9 @@ public interface PlantStore extends AutoCloseable {
      * by one of them at a time, and the events of one that dies are taken over after 30 s.
      */
     static PlantStore jdbc(DataSource dataSource, JdbcStoreSettings settings) {
+        if (!settings.migratesSchema()) {
+            JdbcSchema.require(dataSource);
+        }
         if (settings.webhooks().isEmpty()) {
             return new JdbcPlantStore(dataSource, settings.timeout(), settings.listener());
         }
