@@ -97,7 +97,7 @@ final class WebhooksCommand {
         if (store instanceof StoreSpec.Sqlite sqlite) {
             return DurableSqlite.dataSource(sqlite.file());
         }
-        return OpenStore.postgresPool((StoreSpec.Postgres) store, secrets);
+        return OpenStore.postgresPool((StoreSpec.Postgres) store, secrets, OpenStore.COMMAND_POOL_SIZE);
     }
 
     private static String shown(String receiver) {
