@@ -67,6 +67,10 @@ public final class Main {
             System.exit(MigrateCommand.run(Arrays.asList(args).subList(1, args.length), env));
             return;
         }
+        if (args.length > 0 && args[0].equals(BackupCommand.NAME)) {
+            System.exit(BackupCommand.run(Arrays.asList(args).subList(1, args.length), env));
+            return;
+        }
         Options options;
         try {
             options = Options.parse(Arrays.asList(args), env);
