@@ -84,7 +84,9 @@ final class MigrateCommand {
             closing.opened("the store's lock file", OpenStore.lockExclusively(sqlite.file()), OpenStore::release);
             return DurableSqlite.dataSource(sqlite.file());
         }
-        return closing.opened("the store's connections", OpenStore.postgresPool((StoreSpec.Postgres) store, secrets,
-                OpenStore.COMMAND_POOL_SIZE), HikariDataSource::close);
+        var config = OpenStore.postgresConfig((StoreSpec.Postgres) store, secrets, OpenStore.COMMAND_POOL_SIZE);
+        // A step may rewrite a large table for longer than the server waits for any answer; the operator watches it.
+        config.addDataSourceProperty("socketTimeout", "0");
+        return closing.opened("the store's connections", new HikariDataSource(config), HikariDataSource::close);
     }
 }

@@ -171,6 +171,11 @@ final class OpenStore {
     }
 
     static HikariDataSource postgresPool(StoreSpec.Postgres spec, Options.Secrets secrets, int size) {
+        return new HikariDataSource(postgresConfig(spec, secrets, size));
+    }
+
+    /** The server's pool settings: a failure to connect is reported at once, and no answer is awaited past 10 s. */
+    static HikariConfig postgresConfig(StoreSpec.Postgres spec, Options.Secrets secrets, int size) {
         var config = new HikariConfig();
         config.setPoolName("plantstore");
         config.setJdbcUrl(spec.url());
@@ -186,7 +191,7 @@ final class OpenStore {
         config.addDataSourceProperty("connectTimeout", "2");
         config.addDataSourceProperty("loginTimeout", "2");
         config.addDataSourceProperty("socketTimeout", "10");
-        return new HikariDataSource(config);
+        return config;
     }
 
     /** Whether {@code channel}'s file is now locked by it: not when another process, or this one, holds it. */
