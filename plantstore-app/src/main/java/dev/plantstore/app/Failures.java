@@ -2,7 +2,10 @@ package dev.plantstore.app;
 
 import java.nio.channels.UnresolvedAddressException;
 
-/** Start-up failures arrive wrapped by Javalin, Hikari and the driver; the innermost cause says what happened. */
+/**
+ * Start-up failures arrive wrapped by Javalin, Hikari and the driver; the first line of the innermost cause's message
+ * says what happened.
+ */
 final class Failures {
 
     private Failures() {
@@ -16,6 +19,10 @@ final class Failures {
         if (root instanceof UnresolvedAddressException) {
             return "unknown host";
         }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        if (root.getMessage() == null) {
+            return root.getClass().getSimpleName();
+        }
+        // PostgreSQL's messages go on with detail lines ("  Position: 28"); a refusal is one line.
+        return root.getMessage().lines().findFirst().orElse("").strip();
     }
 }

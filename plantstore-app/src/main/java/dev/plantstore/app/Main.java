@@ -63,6 +63,14 @@ public final class Main {
             System.exit(WebhooksCommand.run(Arrays.asList(args).subList(1, args.length), env, System.out, System.err));
             return;
         }
+        if (args.length > 0 && args[0].equals(MigrateCommand.NAME)) {
+            System.exit(MigrateCommand.run(Arrays.asList(args).subList(1, args.length), env));
+            return;
+        }
+        if (args.length > 0 && args[0].equals(BackupCommand.NAME)) {
+            System.exit(BackupCommand.run(Arrays.asList(args).subList(1, args.length), env));
+            return;
+        }
         Options options;
         try {
             options = Options.parse(Arrays.asList(args), env);
@@ -126,7 +134,7 @@ public final class Main {
                 options.get(WEBHOOK_SECRET_FILE),
                 metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE));
         TokenVerifier verifier = verifier(options, secrets, tokens, closing);
-        PlantStore store = OpenStore.open(options.get(STORE), secrets,
+        PlantStore store = OpenStore.open(options.get(STORE), OpenStore.Access.of(options), secrets,
                 metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks, closing);
         PlantStoreApi api = api(options, store, verifier, metrics);
 

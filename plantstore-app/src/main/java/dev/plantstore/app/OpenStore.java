@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.CommitListener;
+import dev.plantstore.core.JdbcSchema;
 import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.Webhooks;
@@ -17,12 +18,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * Opens the store the server runs on. What it holds open (a file lock, a connection pool, the store itself) is recorded
  * in the server's {@link Closing} as it opens, so that one call closes it with everything else, the store first.
  */
 final class OpenStore {
+
+    /** A command run beside the servers (migrate, webhooks) does one thing at a time, on one connection. */
+    static final int COMMAND_POOL_SIZE = 1;
 
     /** How long a PostgreSQL connection may take to obtain before the request gets its 503. */
     static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(2);
@@ -38,14 +43,30 @@ final class OpenStore {
      *                          database is unreachable, its schema is newer than this release
      */
     static PlantStore open(StoreSpec spec, Options.Secrets secrets, Closing closing) throws StartupException {
-        return open(spec, secrets, CommitListener.NONE, Optional.empty(), closing);
+        return open(spec, Access.DEFAULT, secrets, CommitListener.NONE, Optional.empty(), closing);
     }
 
     /**
-     * As {@link #open(StoreSpec, Options.Secrets, Closing)}, telling {@code commits} of each group commit of a
-     * database store, and sending plant events to {@code webhooks} when given.
+     * How the server may use its database.
+     *
+     * @param migrate  whether it may create and migrate the store's tables, else it only checks their version
+     * @param poolSize PostgreSQL connections it keeps at most
      */
-    static PlantStore open(StoreSpec spec, Options.Secrets secrets, CommitListener commits,
+    record Access(boolean migrate, int poolSize) {
+
+        static final Access DEFAULT = new Access(Options.MIGRATE.defaultValue(), Options.DB_POOL_SIZE.defaultValue());
+
+        static Access of(Options options) {
+            return new Access(options.get(Options.MIGRATE), options.get(Options.DB_POOL_SIZE));
+        }
+    }
+
+    /**
+     * As {@link #open(StoreSpec, Options.Secrets, Closing)}, using the database as {@code access} allows, telling
+     * {@code commits} of each group commit of a database store, and sending plant events to {@code webhooks} when
+     * given.
+     */
+    static PlantStore open(StoreSpec spec, Access access, Options.Secrets secrets, CommitListener commits,
                            Optional<Webhooks> webhooks, Closing closing) throws StartupException {
         try {
             PlantStore store;
@@ -53,11 +74,11 @@ final class OpenStore {
                 closing.opened("the store's lock file", lockExclusively(sqlite.file()), OpenStore::release);
                 HikariDataSource pool = closing.opened("the store's connections",
                         sqlitePool(sqlite.file(), webhooks.isPresent()), HikariDataSource::close);
-                store = jdbc(pool, commits, webhooks);
+                store = jdbc(spec, pool, access, commits, webhooks);
             } else if (spec instanceof StoreSpec.Postgres postgres) {
-                HikariDataSource pool = closing.opened("the store's connections", postgresPool(postgres, secrets),
-                        HikariDataSource::close);
-                store = jdbc(pool, commits, webhooks);
+                HikariDataSource pool = closing.opened("the store's connections",
+                        postgresPool(postgres, secrets, access.poolSize()), HikariDataSource::close);
+                store = jdbc(spec, pool, access, commits, webhooks);
             } else if (webhooks.isPresent()) {
                 store = PlantStore.inMemory(webhooks.get());
             } else {
@@ -83,9 +104,24 @@ final class OpenStore {
         return spec instanceof StoreSpec.Postgres postgres ? postgres.masked(reason) : reason;
     }
 
-    private static PlantStore jdbc(HikariDataSource pool, CommitListener commits, Optional<Webhooks> webhooks) {
-        var settings = JdbcStoreSettings.defaults().withListener(commits);
+    private static PlantStore jdbc(StoreSpec spec, HikariDataSource pool, Access access, CommitListener commits,
+                                   Optional<Webhooks> webhooks) throws StartupException {
+        if (!access.migrate()) {
+            requireCurrentSchema(spec, pool);
+        }
+        var settings = JdbcStoreSettings.defaults().withListener(commits).withMigratesSchema(access.migrate());
         return PlantStore.jdbc(pool, webhooks.map(settings::withWebhooks).orElse(settings));
+    }
+
+    /** With {@code --migrate off}, a database behind this release is refused with the command that migrates it. */
+    private static void requireCurrentSchema(StoreSpec spec, DataSource dataSource) throws StartupException {
+        int version = JdbcSchema.version(dataSource);
+        if (version < JdbcSchema.currentVersion()) {
+            throw new StartupException("store " + describe(spec) + (version == 0 ? " has no tables"
+                    : " is at schema version " + version + ", behind this release's " + JdbcSchema.currentVersion())
+                    + ", and --migrate is off: run java -jar plantstore.jar " + MigrateCommand.NAME
+                    + " with this --store as the schema's owner first");
+        }
     }
 
     static String describe(StoreSpec spec) {
@@ -103,7 +139,7 @@ final class OpenStore {
      * own order would make each other wait and time out. A lock on a side file, held while the server runs, makes the
      * second one stop at start with a clear message instead.
      */
-    private static FileChannel lockExclusively(Path database) throws StartupException {
+    static FileChannel lockExclusively(Path database) throws StartupException {
         Path lockFile = database.resolveSibling(database.getFileName() + ".lock");
         FileChannel channel = null;
         try {
@@ -144,13 +180,18 @@ final class OpenStore {
         return new HikariDataSource(config);
     }
 
-    static HikariDataSource postgresPool(StoreSpec.Postgres spec, Options.Secrets secrets) {
+    static HikariDataSource postgresPool(StoreSpec.Postgres spec, Options.Secrets secrets, int size) {
+        return new HikariDataSource(postgresConfig(spec, secrets, size));
+    }
+
+    /** The server's pool settings: a failure to connect is reported at once, and no answer is awaited past 10 s. */
+    static HikariConfig postgresConfig(StoreSpec.Postgres spec, Options.Secrets secrets, int size) {
         var config = new HikariConfig();
         config.setPoolName("plantstore");
         config.setJdbcUrl(spec.url());
         secrets.databaseUser().ifPresent(config::setUsername);
         secrets.databasePassword().ifPresent(config::setPassword);
-        config.setMaximumPoolSize(8);
+        config.setMaximumPoolSize(size);
         config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
         config.setValidationTimeout(1_000);
         // One attempt to connect while the pool is built, in this thread: a database that refuses (down, unknown,
@@ -160,7 +201,7 @@ final class OpenStore {
         config.addDataSourceProperty("connectTimeout", "2");
         config.addDataSourceProperty("loginTimeout", "2");
         config.addDataSourceProperty("socketTimeout", "10");
-        return new HikariDataSource(config);
+        return config;
     }
 
     /** Whether {@code channel}'s file is now locked by it: not when another process, or this one, holds it. */
@@ -172,7 +213,7 @@ final class OpenStore {
         }
     }
 
-    private static void release(FileChannel lockFile) {
+    static void release(FileChannel lockFile) {
         try {
             lockFile.close();
         } catch (IOException e) {

@@ -57,6 +57,18 @@ final class Options {
                                      come from the URL or from PLANTSTORE_DB_USER and
                                      PLANTSTORE_DB_PASSWORD""",
             given -> StoreSpec.parse(given.source(), given.value()), StoreSpec.DEFAULT);
+    static final Option<Boolean> MIGRATE = Option.of("--migrate", "on|off",
+            "on: create or migrate the store's tables at start; off: change no table, and refuse a database whose "
+                    + "schema is behind this release (java -jar plantstore.jar migrate brings it up to date)",
+            Options::parseOnOff, "on");
+    /**
+     * At least two: one for the writer's batch, one for a health check or a webhook delivery beside it. The default is
+     * the size the pool had before it could be set.
+     */
+    static final Option<Integer> DB_POOL_SIZE = Option.of("--db-pool-size", "N",
+            "connections this instance keeps to PostgreSQL at most; all instances together must stay below the "
+                    + "server's max_connections",
+            given -> parseInt(given, 2, 1_000), "8");
     static final Option<Boolean> DOCS = Option.of("--docs", "on|off", "serve /openapi.yaml, /openapi.json and /docs",
             Options::parseOnOff, "on");
     static final Option<List<String>> CORS_ORIGINS = Option.withoutDefault("--cors-origins", "LIST",
@@ -125,10 +137,10 @@ final class Options {
             "the scope a token needs to delete plants", Options::parseScope, PlantStoreApi.DEFAULT_DELETE_SCOPE);
 
     /** Every option, in the order {@code --help} lists them and their values are checked. */
-    static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, DOCS, CORS_ORIGINS,
-            AUTH_FAILURE_LIMIT, TRUSTED_PROXIES, IDLE_TIMEOUT, MANAGEMENT_PORT, MANAGEMENT_HOST, LOG_FORMAT,
-            DRAIN, MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL, WEBHOOK_SECRET_FILE, OIDC_ISSUER, OIDC_AUDIENCE,
-            OIDC_CLOCK_SKEW, OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE);
+    static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, MIGRATE,
+            DB_POOL_SIZE, DOCS, CORS_ORIGINS, AUTH_FAILURE_LIMIT, TRUSTED_PROXIES, IDLE_TIMEOUT, MANAGEMENT_PORT,
+            MANAGEMENT_HOST, LOG_FORMAT, DRAIN, MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL, WEBHOOK_SECRET_FILE,
+            OIDC_ISSUER, OIDC_AUDIENCE, OIDC_CLOCK_SKEW, OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE);
 
     static final Secret TOKENS = new Secret("PLANTSTORE_TOKENS", "bearer tokens, comma-separated, used together with "
             + "--tokens-file; with no token configured, one is generated and printed at start-up");

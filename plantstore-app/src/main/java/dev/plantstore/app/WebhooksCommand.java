@@ -118,7 +118,7 @@ final class WebhooksCommand {
             existing.getConfig().resetOpenMode(SQLiteOpenMode.CREATE);
             return existing;
         }
-        return OpenStore.postgresPool((StoreSpec.Postgres) store, secrets);
+        return OpenStore.postgresPool((StoreSpec.Postgres) store, secrets, OpenStore.COMMAND_POOL_SIZE);
     }
 
     private static String shown(String receiver) {

@@ -35,6 +35,8 @@ class OptionsTest {
                 entry(Options.MAX_BODY_BYTES, 65_536),
                 entry(Options.TOKENS_FILE, Optional.empty()),
                 entry(Options.STORE, new StoreSpec.Sqlite(Path.of("plantstore.db"))),
+                entry(Options.MIGRATE, true),
+                entry(Options.DB_POOL_SIZE, 8),
                 entry(Options.DOCS, true),
                 entry(Options.CORS_ORIGINS, List.of()),
                 entry(Options.AUTH_FAILURE_LIMIT, 30),
@@ -64,13 +66,15 @@ class OptionsTest {
                 "--idle-timeout", "5", "--management-port", "0", "--management-host=0.0.0.0", "--log-format", "JSON",
                 "--drain-seconds", "0", "--max-connections", "500", "--min-body-rate", "0",
                 "--webhook-url", "https://a.example/hook,http://b.example:8080/x", "--webhook-secret-file", "/etc/s",
-                "--trusted-proxies", "10.0.0.0/8, ::1");
+                "--trusted-proxies", "10.0.0.0/8, ::1", "--migrate", "off", "--db-pool-size=3");
         assertEquals(Map.<Options.Option<?>, Object>ofEntries(
                 entry(Options.HOST, "127.0.0.1"),
                 entry(Options.PORT, 0),
                 entry(Options.MAX_BODY_BYTES, 1024),
                 entry(Options.TOKENS_FILE, Optional.of(Path.of("/etc/plantstore/tokens"))),
                 entry(Options.STORE, new StoreSpec.Memory()),
+                entry(Options.MIGRATE, false),
+                entry(Options.DB_POOL_SIZE, 3),
                 entry(Options.DOCS, false),
                 entry(Options.CORS_ORIGINS, List.of("https://a.example", "https://b.example:8443")),
                 entry(Options.AUTH_FAILURE_LIMIT, 0),
@@ -136,12 +140,15 @@ class OptionsTest {
                 "PLANTSTORE_MAX_CONNECTIONS", "20000", "PLANTSTORE_MIN_BODY_RATE", "1024",
                 "PLANTSTORE_WEBHOOK_URL", "http://hooks.example/", "PLANTSTORE_WEBHOOK_SECRET_FILE", "secret",
                 "PLANTSTORE_TRUSTED_PROXIES", "192.0.2.0/24"));
+        env.putAll(Map.of("PLANTSTORE_MIGRATE", "no", "PLANTSTORE_DB_POOL_SIZE", "40"));
         assertEquals(Map.<Options.Option<?>, Object>ofEntries(
                 entry(Options.HOST, "::1"),
                 entry(Options.PORT, 9000),
                 entry(Options.MAX_BODY_BYTES, 10),
                 entry(Options.TOKENS_FILE, Optional.of(Path.of("tokens.txt"))),
                 entry(Options.STORE, new StoreSpec.Sqlite(Path.of("/var/lib/plants.db"))),
+                entry(Options.MIGRATE, false),
+                entry(Options.DB_POOL_SIZE, 40),
                 entry(Options.DOCS, false),
                 entry(Options.CORS_ORIGINS, List.of("*")),
                 entry(Options.AUTH_FAILURE_LIMIT, 5),
@@ -210,6 +217,14 @@ class OptionsTest {
     @ValueSource(strings = {"-h", "--help"})
     void helpIsRecognisedBeforeAnythingElse(String flag) throws UsageException {
         assertTrue(parse(Map.of("PLANTSTORE_PORT", "bad"), flag, "--nonsense").help());
+    }
+
+    @Test
+    void aPoolOfFewerThanTwoConnectionsAndAMigrateOtherThanOnOrOffAreRefused() {
+        assertEquals("--db-pool-size must be an integer from 2 to 1000, got '1'",
+                refusal(Map.of(), "--db-pool-size", "1"));
+        assertEquals("PLANTSTORE_MIGRATE must be on or off, got 'later'",
+                refusal(Map.of("PLANTSTORE_MIGRATE", "later")));
     }
 
     @Test

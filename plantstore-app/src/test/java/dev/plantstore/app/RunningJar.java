@@ -89,6 +89,11 @@ final class RunningJar implements AutoCloseable {
         return start(List.of(), builtJar(), workDir, env, args);
     }
 
+    /** As {@link #start(Path, Map, String...)}, from {@code jar} rather than the built one (an earlier release's). */
+    static RunningJar startJar(Path jar, Path workDir, Map<String, String> env, String... args) throws Exception {
+        return start(List.of(), jar, workDir, env, args);
+    }
+
     /**
      * As {@link #start(Path, Map, String...)}, as user {@code nobody}, whom file permissions bind (root they do not),
      * from a copy of the jar in {@code workDir}, which must be open to all.

@@ -100,6 +100,9 @@ public interface PlantStore extends AutoCloseable {
      *                               sends the events, is missing
      */
     static PlantStore jdbc(DataSource dataSource, JdbcStoreSettings settings) {
+        if (!settings.migratesSchema()) {
+            JdbcSchema.require(dataSource);
+        }
         if (settings.webhooks().isEmpty()) {
             return new JdbcPlantStore(dataSource, settings.timeout(), settings.listener());
         }

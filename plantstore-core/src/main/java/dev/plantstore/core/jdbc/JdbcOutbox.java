@@ -75,9 +75,9 @@ public final class JdbcOutbox implements Outbox {
     }
 
     /**
-     * Creates the table when missing. Every release that knows it creates it, and one that does not ignores it, so it
-     * needs no schema version of its own; a column added since is added to a table that lacks it. The partial indexes
-     * serve the claim: pending events in order, and the earliest pending one of a plant id.
+     * Creates the table as schema version 1 left it, when missing, and adds a column of version 1 to a table of an
+     * earlier release of it that lacks the column; run by {@link Schema}'s steps. The partial indexes serve the claim:
+     * pending events in order, and the earliest pending one of a plant id.
      */
     static void ensureTable(Statement statement, Dialect dialect) throws SQLException {
         boolean postgres = dialect == Dialect.POSTGRESQL;

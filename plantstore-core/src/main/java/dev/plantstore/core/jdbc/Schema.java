@@ -1,63 +1,283 @@
 package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.webhooks.DeliverySettings;
+import java.net.URI;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * Creates the tables when missing and records the schema version in {@code plantstore_schema}, so that a later
- * release can tell which migrations to run, and an older release refuses a database a newer one has changed.
+ * The store's tables, brought to this release's version by numbered steps, each recorded in {@code plantstore_schema}
+ * (one row per version reached; the highest is the database's version), so that a later release knows which steps to
+ * run, and a release that meets a newer database refuses it.
+ *
+ * <p>A migrator of our own rather than Flyway: the library is JDK-only, and Flyway would bring a dependency of several
+ * megabytes, a history table of its own in the user's database beside {@code plantstore_schema} (which the releases
+ * out there already read), and, for SQLite and PostgreSQL, database modules of its own; two steps need none of that.
+ *
+ * <p>Each step runs in one transaction that also records it, so a step interrupted at any point (the process killed,
+ * the connection lost) leaves the version before it, and the next run does it again. On PostgreSQL the transaction
+ * first takes a transaction-scoped advisory lock, which the server frees when the transaction ends or its connection
+ * dies: instances starting together run each step once, the others then finding it done. On SQLite the transaction
+ * begins {@code IMMEDIATE}, holding the file's write lock throughout. A new database is built by the same steps from
+ * version 0, so that it cannot differ from one migrated.
  */
 public final class Schema {
 
-    static final int VERSION = 1;
+    /**
+     * The advisory lock, in PostgreSQL's two-integer key space, which is apart from the one-bigint space the writer
+     * locks plant ids in, so a migration never waits on a plant's lock. Its second half is the schema the tables are
+     * in: stores in other schemas of the database migrate without waiting (two schemas whose names hash alike only
+     * wait for each other).
+     */
+    static final int LOCK_CLASS = 0x706c6e74;
+    static final String LOCK = "SELECT pg_advisory_xact_lock(" + LOCK_CLASS + ", hashtext(coalesce(current_schema(), "
+            + "'')))";
+
+    /** How often a long step says how far it is. */
+    static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);
+    private static final int COPY_CHUNK = 50_000;
+
+    private static final System.Logger LOG = System.getLogger(Schema.class.getName());
+
+    /** One step: brings a database from the version of its index in {@link #STEPS} to the next. */
+    @FunctionalInterface
+    private interface Step {
+        void run(Statement statement, Dialect dialect) throws SQLException;
+    }
+
+    private static final List<Step> STEPS = List.of(Schema::createVersion1, Schema::toVersion2);
+
+    /** This release's version. */
+    static final int VERSION = STEPS.size();
 
     private Schema() {
     }
 
+    /** Brings the database to this release's version if it is older; see {@link #migrate}. */
     public static void ensure(DataSource dataSource, Dialect dialect) {
-        try {
-            ensureOnce(dataSource, dialect);
-        } catch (SQLException first) {
-            // Two instances starting together may race to create the tables; the loser finds them on its retry.
-            try {
-                ensureOnce(dataSource, dialect);
-            } catch (SQLException second) {
-                second.addSuppressed(first);
-                throw new StoreUnavailableException("the plant store could not be opened", second);
-            }
+        migrate(dataSource, dialect);
+    }
+
+    /** This release's schema version. */
+    public static int currentVersion() {
+        return VERSION;
+    }
+
+    /**
+     * Runs the steps from the database's version to this release's, each in a transaction of its own; returns the
+     * version the database had. A database at this release's version is only read: no DDL, no lock.
+     *
+     * @throws StoreUnavailableException when the database is newer than this release, or a step fails (its
+     *                                   transaction then rolled back, and the database holds the version before it)
+     */
+    public static int migrate(DataSource dataSource, Dialect dialect) {
+        int found = version(dataSource, dialect);
+        refuseNewer(found);
+        int version = found;
+        while (version < VERSION) {
+            version = runNextStep(dataSource, dialect);
+        }
+        return found;
+    }
+
+    /**
+     * Refuses a database other than at this release's version, changing nothing: for a store whose database user may
+     * only read and write rows, and whose schema someone else migrates.
+     */
+    public static void require(DataSource dataSource, Dialect dialect) {
+        int version = version(dataSource, dialect);
+        refuseNewer(version);
+        if (version < VERSION) {
+            throw new StoreUnavailableException("the database holds schema version " + version + ", older than this "
+                    + "release's " + VERSION + ", and this store may not change it; migrate it first");
         }
     }
 
-    private static void ensureOnce(DataSource dataSource, Dialect dialect) throws SQLException {
+    /** The database's schema version, 0 for one without the store's tables. Reads only. */
+    public static int version(DataSource dataSource, Dialect dialect) {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            connection.setAutoCommit(false);
-            try {
-                statement.execute("CREATE TABLE IF NOT EXISTS plantstore_schema (version INTEGER NOT NULL)");
-                int version = currentVersion(statement);
-                if (version == 0) {
-                    statement.execute("CREATE TABLE IF NOT EXISTS plants "
-                            + "(id BIGINT PRIMARY KEY, name TEXT NOT NULL, tag TEXT)");
-                    statement.execute("INSERT INTO plantstore_schema (version) VALUES (" + VERSION + ")");
-                } else if (version > VERSION) {
-                    throw new StoreUnavailableException("the database holds schema version " + version
-                            + ", newer than this release's " + VERSION + "; run a newer plantstore");
-                }
-                JdbcOutbox.ensureTable(statement, dialect);
-                connection.commit();
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            }
+            return version(statement, dialect);
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the plant store could not be opened", e);
         }
     }
 
-    private static int currentVersion(Statement statement) throws SQLException {
-        try (ResultSet row = statement.executeQuery("SELECT MAX(version) FROM plantstore_schema")) {
+    private static void refuseNewer(int version) {
+        if (version > VERSION) {
+            throw new StoreUnavailableException("the database holds schema version " + version
+                    + ", newer than this release's " + VERSION + "; run a newer plantstore");
+        }
+    }
+
+    private static int version(Statement statement, Dialect dialect) throws SQLException {
+        String exists = dialect == Dialect.POSTGRESQL ? "SELECT to_regclass('plantstore_schema') IS NOT NULL"
+                : "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'plantstore_schema'";
+        try (ResultSet row = statement.executeQuery(exists)) {
+            if (!row.next() || !row.getBoolean(1)) {
+                return 0;
+            }
+        }
+        try (ResultSet row = statement.executeQuery("SELECT coalesce(max(version), 0) FROM plantstore_schema")) {
             return row.next() ? row.getInt(1) : 0;
         }
+    }
+
+    /**
+     * Takes the lock, reads the version again (another instance may have run the step meanwhile), runs the step that
+     * follows it and records it, in one transaction. Returns the version the database is at afterwards.
+     */
+    private static int runNextStep(DataSource dataSource, Dialect dialect) {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            begin(connection, statement, dialect);
+            try {
+                int version = version(statement, dialect);
+                refuseNewer(version);
+                if (version < VERSION) {
+                    long started = System.nanoTime();
+                    LOG.log(System.Logger.Level.INFO, "migrating the plant store's schema from version " + version
+                            + " to " + (version + 1));
+                    STEPS.get(version).run(statement, dialect);
+                    statement.executeUpdate("INSERT INTO plantstore_schema (version) VALUES (" + (version + 1) + ")");
+                    commit(connection, statement, dialect);
+                    LOG.log(System.Logger.Level.INFO, "the plant store's schema is at version " + (version + 1)
+                            + " (the step took " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms)");
+                    return version + 1;
+                }
+                commit(connection, statement, dialect);
+                return version;
+            } catch (SQLException | RuntimeException e) {
+                rollback(connection, statement, dialect, e);
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the plant store's schema could not be migrated", e);
+        }
+    }
+
+    /**
+     * SQLite's transaction is begun by hand, IMMEDIATE whatever the data source's own setting, so that it holds the
+     * write lock before it reads the version.
+     */
+    private static void begin(Connection connection, Statement statement, Dialect dialect) throws SQLException {
+        if (dialect == Dialect.POSTGRESQL) {
+            connection.setAutoCommit(false);
+            statement.execute(LOCK);
+        } else {
+            connection.setAutoCommit(true);
+            statement.execute("BEGIN IMMEDIATE");
+        }
+    }
+
+    private static void commit(Connection connection, Statement statement, Dialect dialect) throws SQLException {
+        if (dialect == Dialect.POSTGRESQL) {
+            connection.commit();
+        } else {
+            statement.execute("COMMIT");
+        }
+    }
+
+    private static void rollback(Connection connection, Statement statement, Dialect dialect, Exception cause) {
+        try {
+            if (dialect == Dialect.POSTGRESQL) {
+                connection.rollback();
+            } else {
+                statement.execute("ROLLBACK");
+            }
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /**
+     * The tables as the releases of version 1 created them. A database that has a plants table of an earlier release
+     * keeps it.
+     */
+    private static void createVersion1(Statement statement, Dialect dialect) throws SQLException {
+        statement.execute("CREATE TABLE IF NOT EXISTS plantstore_schema (version INTEGER NOT NULL)");
+        statement.execute("CREATE TABLE IF NOT EXISTS plants (id BIGINT PRIMARY KEY, name TEXT NOT NULL, tag TEXT)");
+        JdbcOutbox.ensureTable(statement, dialect);
+    }
+
+    /**
+     * The outbox keys its events by a receiver's redacted URL, so that no row holds a receiver's credentials; on
+     * SQLite the plants are keyed by the row id, one B-tree instead of a table and an index beside it. The outbox is
+     * first made as version 1's last release left it, for a database an earlier release of version 1 wrote.
+     */
+    private static void toVersion2(Statement statement, Dialect dialect) throws SQLException {
+        JdbcOutbox.ensureTable(statement, dialect);
+        redactReceivers(statement);
+        if (dialect == Dialect.SQLITE) {
+            keyPlantsByRowId(statement);
+        }
+    }
+
+    private static void redactReceivers(Statement statement) throws SQLException {
+        List<String> receivers = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery("SELECT DISTINCT receiver FROM webhook_outbox")) {
+            while (rows.next()) {
+                receivers.add(rows.getString(1));
+            }
+        }
+        try (PreparedStatement update = statement.getConnection().prepareStatement(
+                "UPDATE webhook_outbox SET receiver = ? WHERE receiver = ?")) {
+            for (String receiver : receivers) {
+                String key = DeliverySettings.receiverKey(URI.create(receiver));
+                if (!key.equals(receiver)) {
+                    update.setString(1, key);
+                    update.setString(2, receiver);
+                    update.executeUpdate();
+                }
+            }
+        }
+    }
+
+    /**
+     * Copies the plants, in id order, into a table whose {@code INTEGER PRIMARY KEY} is the row id (it holds every
+     * 64-bit id, negative ones too), then puts it in the old one's place. The copy goes in chunks so that a large
+     * table's progress is logged every {@link #PROGRESS_EVERY}.
+     */
+    private static void keyPlantsByRowId(Statement statement) throws SQLException {
+        statement.execute("CREATE TABLE plants_by_row_id (id INTEGER PRIMARY KEY, name TEXT NOT NULL, tag TEXT)");
+        long total;
+        try (ResultSet count = statement.executeQuery("SELECT count(*) FROM plants")) {
+            count.next();
+            total = count.getLong(1);
+        }
+        Connection connection = statement.getConnection();
+        String copy = "INSERT INTO plants_by_row_id (id, name, tag) SELECT id, name, tag FROM plants";
+        long copied = 0;
+        long lastReport = System.nanoTime();
+        try (PreparedStatement first = connection.prepareStatement(copy + " ORDER BY id LIMIT " + COPY_CHUNK);
+             PreparedStatement next = connection.prepareStatement(copy + " WHERE id > ? ORDER BY id LIMIT "
+                     + COPY_CHUNK);
+             PreparedStatement last = connection.prepareStatement("SELECT max(id) FROM plants_by_row_id")) {
+            int chunk = first.executeUpdate();
+            while (chunk > 0) {
+                copied += chunk;
+                if (System.nanoTime() - lastReport >= PROGRESS_EVERY.toNanos()) {
+                    LOG.log(System.Logger.Level.INFO, "migrating the plant store's schema: " + copied + " of "
+                            + total + " plants copied");
+                    lastReport = System.nanoTime();
+                }
+                try (ResultSet row = last.executeQuery()) {
+                    row.next();
+                    next.setLong(1, row.getLong(1));
+                }
+                chunk = next.executeUpdate();
+            }
+        }
+        if (copied != total) {
+            throw new SQLException("copied " + copied + " plants of " + total);
+        }
+        statement.execute("DROP TABLE plants");
+        statement.execute("ALTER TABLE plants_by_row_id RENAME TO plants");
     }
 }

@@ -1,0 +1,110 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.sqlite.DurableSqlite;
+import dev.plantstore.testkit.JarProcess;
+import dev.plantstore.testkit.Poll;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kill -9} in the middle of the migration of a SQLite store of a million plants leaves it at version 1, whole,
+ * and the next run finishes the migration, losing no plant.
+ */
+@Tag("heavy")
+class SqliteMigrationKillIT {
+
+    private static final int ADDED_PLANTS = 1_000_000;
+    /** How far the copy has gone, as the write-ahead log's size against the database's, at each kill. */
+    private static final double[] KILLED_AT = {0.05, 0.25};
+    private static final String FINGERPRINT = "SELECT count(*) || ' ' || sum(id & 65535) || ' ' || sum(length(name)) "
+            + "|| ' ' || total(length(tag)) || ' ' || (SELECT group_concat(id || name || coalesce(tag, ''), ',') "
+            + "FROM (SELECT * FROM plants WHERE id BETWEEN -1 AND 1 OR abs(id) > 9000000000000000000 ORDER BY id)) "
+            + "FROM plants";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aMigrationKilledMidCopyLeavesVersion1AndTheNextRunFinishesIt() throws Exception {
+        Path file = Version1Store.copyInto(dir);
+        DataSource sqlite = DurableSqlite.dataSource(file);
+        addPlantsInRandomOrder(sqlite);
+        String before = query(sqlite, FINGERPRINT);
+        long databaseBytes = Files.size(file);
+        Path wal = file.resolveSibling(file.getFileName() + "-wal");
+
+        for (double fraction : KILLED_AT) {
+            try (JarProcess migrating = JarProcess.start(migrate(file), Files.createTempFile(dir, "migrate", ".log"))) {
+                boolean copying = Poll.until(Duration.ofSeconds(60), Duration.ofMillis(5),
+                        () -> Files.exists(wal) && Files.size(wal) > fraction * databaseBytes
+                                || !migrating.process().isAlive());
+                assertTrue(copying && migrating.process().isAlive(),
+                        "the copy was under way at the kill: " + migrating.output());
+                migrating.process().destroyForcibly().waitFor();
+            }
+            assertEquals("1", query(sqlite, "SELECT group_concat(version) FROM plantstore_schema"));
+            assertEquals(before, query(sqlite, FINGERPRINT));
+            assertTrue(query(sqlite, "SELECT sql FROM sqlite_master WHERE name = 'plants'").contains("BIGINT"));
+            assertEquals("0", query(sqlite, "SELECT count(*) FROM sqlite_master WHERE name = 'plants_by_row_id'"));
+        }
+
+        RunningJar.Completed finished = RunningJar.runToCompletion(dir, "migrate", "--store", "sqlite:" + file);
+        assertEquals(0, finished.exitCode(), finished.stderr());
+        assertTrue(finished.stdout().endsWith("migrated from schema version 1 to 2\n"), finished.stdout());
+        assertEquals("1,2", query(sqlite, "SELECT group_concat(version) FROM plantstore_schema"));
+        assertEquals(before, query(sqlite, FINGERPRINT));
+        assertTrue(query(sqlite, "SELECT sql FROM sqlite_master WHERE name = 'plants'")
+                .contains("id INTEGER PRIMARY KEY"));
+        assertFalse(query(sqlite, "SELECT group_concat(receiver) FROM webhook_outbox").contains("password"));
+    }
+
+    private ProcessBuilder migrate(Path file) {
+        String jar = System.getProperty("plantstore.jar");
+        var builder = new ProcessBuilder(JarProcess.command(List.of(), Path.of(jar),
+                List.of("migrate", "--store", "sqlite:" + file))).directory(dir.toFile());
+        builder.environment().keySet().removeIf(name -> name.startsWith("PLANTSTORE_"));
+        return builder;
+    }
+
+    /** A million plants under random ids, written in that order, as a store filled by clients would hold them. */
+    private static void addPlantsInRandomOrder(DataSource sqlite) throws Exception {
+        var random = new Random(41);
+        try (Connection connection = sqlite.getConnection();
+             PreparedStatement insert = connection.prepareStatement(
+                     "INSERT OR IGNORE INTO plants (id, name, tag) VALUES (?, ?, ?)")) {
+            connection.setAutoCommit(false);
+            for (int i = 0; i < ADDED_PLANTS; i++) {
+                long id = random.nextLong();
+                insert.setLong(1, id);
+                insert.setString(2, "Plant " + id);
+                insert.setString(3, id % 3 == 0 ? null : "tag" + (id & 15));
+                insert.addBatch();
+            }
+            insert.executeBatch();
+            connection.commit();
+        }
+    }
+
+    private static String query(DataSource sqlite, String sql) throws Exception {
+        try (Connection connection = sqlite.getConnection(); Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery(sql)) {
+            assertTrue(row.next());
+            return row.getString(1);
+        }
+    }
+}
