@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -66,7 +67,7 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
     static final class FetchNotAllowed extends KeySourceException {
         private static final long serialVersionUID = 1L;
 
-        private final transient Duration retryAfter;
+        private final Duration retryAfter;
 
         FetchNotAllowed(Duration retryAfter) {
             super("the key set may be fetched again in " + retryAfter.toSeconds() + " s");
@@ -121,11 +122,12 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
     public JWKSet getJWKSet(JWKSetCacheRefreshEvaluator refreshEvaluator, long currentTime, SecurityContext context)
             throws KeySourceException {
         synchronized (this) {
-            Duration wait = untilNextFetchAt(clock.instant());
+            Instant now = clock.instant();
+            Duration wait = untilNextFetchAt(now);
             if (!wait.isZero()) {
                 throw new FetchNotAllowed(roundedUp(wait));
             }
-            lastFetch = Optional.of(clock.instant());
+            lastFetch = Optional.of(now);
         }
         try {
             JWKSet fetched = fetch(System.nanoTime() + requestTimeout.toNanos());
@@ -247,20 +249,34 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
             throw fetchTooSlow(location);
         }
         var retriever = new BoundedRetriever((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)));
-        Future<String> exchange = exchanges.submit(() -> retriever.retrieveResource(location).getContent());
+        Future<String> exchange;
+        try {
+            exchange = exchanges.submit(() -> retriever.retrieveResource(location).getContent());
+        } catch (RejectedExecutionException closed) {
+            throw new IOException("the verifier is closed", closed);
+        }
         try {
             return Optional.of(exchange.get(remaining, TimeUnit.NANOSECONDS));
         } catch (TimeoutException e) {
-            exchanges.execute(retriever::abandon);
+            abandon(retriever);
             throw fetchTooSlow(location);
         } catch (InterruptedException e) {
-            exchanges.execute(retriever::abandon);
+            abandon(retriever);
             throw e;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof FileNotFoundException) {
                 return Optional.empty();
             }
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+    }
+
+    /** Closing the connection waits for a read under way, so it is not this thread that does it. */
+    private void abandon(BoundedRetriever retriever) {
+        try {
+            exchanges.execute(retriever::abandon);
+        } catch (RejectedExecutionException closed) {
+            // The verifier is closed, and its exchanges' threads told to stop.
         }
     }
 

@@ -136,6 +136,9 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
             }
         });
         processor.setJWTClaimsSetAwareJWSKeySelector(this::keysFor);
+        // Not nimbus's DefaultJWTClaimsVerifier: it checks for missing claims before the audience and the times, does
+        // not look at iat, and says why only in its message, where each reason here has its metric label and its place
+        // in the documented order.
         processor.setJWTClaimsSetVerifier((claims, check) -> {
             Optional<Reason> refused = refusal(claims);
             if (refused.isPresent()) {
