@@ -225,7 +225,7 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
                 : keys.retired(keyId) ? Optional.of(Reason.KEY_UNKNOWN)
                 : Optional.empty();
         if (refused.isPresent()) {
-            check.refuse(refused.get());
+            check.note(Verification.invalid(refused.get()));
             return List.of();
         }
         Optional<Duration> unavailable = Optional.empty();
@@ -239,13 +239,14 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
                     : keys.untilNextFetch());
         }
         if (keys.published(keyId).isPresent()) {
-            check.refuse(Reason.SIGNATURE);
+            // Held, but not for this algorithm or not for signatures.
+            check.note(Verification.invalid(Reason.SIGNATURE));
         } else if (keys.retired(keyId)) {
-            check.refuse(Reason.KEY_UNKNOWN);
+            check.note(Verification.invalid(Reason.KEY_UNKNOWN));
         } else if (unavailable.isPresent() || keys.failing()) {
-            check.outcome = Optional.of(Verification.unavailable(unavailable.orElseGet(keys::untilNextFetch)));
+            check.note(Verification.unavailable(unavailable.orElseGet(keys::untilNextFetch)));
         } else {
-            check.refuse(Reason.KEY_UNKNOWN);
+            check.note(Verification.invalid(Reason.KEY_UNKNOWN));
         }
         return List.of();
     }
@@ -254,8 +255,13 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
     private static final class Check implements SecurityContext {
         private Optional<Verification> outcome = Optional.empty();
 
+        void note(Verification refusal) {
+            outcome = Optional.of(refusal);
+        }
+
+        /** Notes the reason, and gives what the processor's checks throw to stop it. */
         BadJWTException refuse(Reason reason) {
-            outcome = Optional.of(Verification.invalid(reason));
+            note(Verification.invalid(reason));
             return new BadJWTException(reason.name());
         }
     }
