@@ -1,52 +1,59 @@
 package dev.plantstore.oidc;
 
+import com.nimbusds.jose.KeySourceException;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.source.JWKSetCacheRefreshEvaluator;
+import com.nimbusds.jose.jwk.source.JWKSetRetrievalException;
+import com.nimbusds.jose.jwk.source.JWKSetSource;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jose.util.JSONObjectUtils;
-import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import java.net.URL;
 import java.text.ParseException;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.Collections;
+import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Flow;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 /**
- * The keys an issuer publishes: found through its metadata, fetched when first needed, fetched again when a token names
- * a key not among them, and refreshed by {@link #refresh()} on a schedule the owner keeps.
+ * The issuer's key set, fetched for nimbus's key source ({@code JWKSourceBuilder}), which caches it, refreshes it and
+ * keeps it through the provider's outages. What nimbus has no part for is kept here:
  *
- * <p>However many tokens name unknown keys, at most one fetch starts per {@code minFetchInterval}: a flood of made-up
- * key ids costs the provider one request per interval. Keys once fetched are kept until a fetch succeeds, so an
- * outage of the provider leaves every known key working.
+ * <ul>
+ *   <li>discovery: the key set's address from the issuer's metadata, which must name the same issuer;</li>
+ *   <li>one fetch per {@code minFetchInterval}, and the time until the next: nimbus's {@code RateLimitedJWKSetSource}
+ *       lets two fetches through per interval and does not tell when the next may start, which {@code Retry-After}
+ *       needs;</li>
+ *   <li>a deadline for a whole fetch: {@link DefaultResourceRetriever} bounds connecting, each read and the size, but
+ *       not the exchange, so a key set sent a byte every 2 s would hold a request for minutes;</li>
+ *   <li>the ids of keys the provider dropped, so that their tokens are refused at once rather than fetched for, and
+ *       whether a key is still published, which ends the tokens verified with it;</li>
+ *   <li>one log line when fetching starts failing and one when it works again.</li>
+ * </ul>
  *
- * <p>Fetches run one at a time on a thread of their own. A fetch, metadata and key set together, must be complete,
- * bodies included, within {@code requestTimeout}, and each document may be at most {@link #MAX_DOCUMENT_BYTES}: reading
- * stops at either limit. A thread needing a fetch waits for it at most {@code requestTimeout} and is then told the keys
- * are unavailable; it never waits on a lock held across the network. Thread-safe; {@link #close()} stops the fetching
- * thread.
+ * <p>Fetches are made one at a time by nimbus's cache, which holds its lock across them. Thread-safe; {@link #close()}
+ * stops the threads that run the exchanges.
  */
-final class IssuerKeys implements AutoCloseable {
+final class IssuerKeys implements JWKSetSource<SecurityContext> {
 
     private static final System.Logger LOG = System.getLogger(IssuerKeys.class.getName());
 
@@ -56,192 +63,80 @@ final class IssuerKeys implements AutoCloseable {
     /** Key ids the provider dropped, remembered so that their tokens are refused at once; the oldest go first. */
     private static final int MAX_RETIRED_KEY_IDS = 1_000;
 
-    /** What a lookup found. */
-    sealed interface Lookup {
+    /** A fetch refused because the last one started less than the interval ago. */
+    static final class FetchNotAllowed extends KeySourceException {
+        private static final long serialVersionUID = 1L;
+
+        private final Duration retryAfter;
+
+        FetchNotAllowed(Duration retryAfter) {
+            super("the key set may be fetched again in " + retryAfter.toSeconds() + " s");
+            this.retryAfter = retryAfter;
+        }
+
+        Duration retryAfter() {
+            return retryAfter;
+        }
     }
 
-    record Found(JWK key) implements Lookup {
-    }
+    /** The key set last fetched, and the ids of keys earlier sets held that it does not, oldest first. */
+    private record Published(JWKSet keys, Set<String> retiredKeyIds) {
 
-    /** The provider's key set has no such key: the token was not signed by this issuer, or its key was dropped. */
-    record Unknown() implements Lookup {
-    }
-
-    /**
-     * No key could be had now: the key set cannot be fetched, or the key may be new and the key set cannot be fetched
-     * again before {@code retryAfter}.
-     */
-    record Unavailable(Duration retryAfter) implements Lookup {
+        Published after(JWKSet fetched) {
+            Set<String> current = fetched.getKeys().stream().map(JWK::getKeyID).filter(Objects::nonNull)
+                    .collect(Collectors.toSet());
+            LinkedHashSet<String> retired = new LinkedHashSet<>(retiredKeyIds);
+            keys.getKeys().stream().map(JWK::getKeyID).filter(Objects::nonNull).forEach(retired::add);
+            retired.removeAll(current);
+            List<String> oldestFirst = List.copyOf(retired);
+            return new Published(fetched, Set.copyOf(oldestFirst.subList(
+                    Math.max(0, oldestFirst.size() - MAX_RETIRED_KEY_IDS), oldestFirst.size())));
+        }
     }
 
     private final URI issuer;
-    private final HttpClient http;
     private final Duration requestTimeout;
-    private final long minFetchIntervalNanos;
-    private final LongSupplier nanoClock;
-    private final ExecutorService fetcher;
+    private final Duration minFetchInterval;
+    private final Clock clock;
+    private final ExecutorService exchanges = Executors.newCachedThreadPool(daemonThreads("plantstore-oidc-fetch"));
 
-    private volatile HeldKeys held;
+    private volatile Published published = new Published(new JWKSet(), Set.of());
+    private volatile boolean failing;
     /** Guarded by {@code this}; when the last fetch started, or none yet. */
-    private Optional<Long> lastFetchNanos = Optional.empty();
-    /** Guarded by {@code this}; the fetch under way, if one is. */
-    private Optional<CompletableFuture<Boolean>> inFlight = Optional.empty();
-    /** Touched by the fetching thread only. */
-    private Optional<URI> jwksUri = Optional.empty();
-    /** Touched by the fetching thread only. */
-    private boolean failing;
+    private Optional<Instant> lastFetch = Optional.empty();
+    /** Touched by the fetch under way only. */
+    private Optional<URL> jwksUri = Optional.empty();
 
-    /** The key set last fetched, and the ids of keys earlier sets held that it does not, oldest first. */
-    private record HeldKeys(JWKSet keys, Set<String> retiredKeyIds) {
-    }
-
-    IssuerKeys(URI issuer, Duration requestTimeout, Duration minFetchInterval, LongSupplier nanoClock) {
+    IssuerKeys(URI issuer, Duration requestTimeout, Duration minFetchInterval, Clock clock) {
         this.issuer = Objects.requireNonNull(issuer, "null issuer");
         this.requestTimeout = requestTimeout;
-        this.minFetchIntervalNanos = minFetchInterval.toNanos();
-        this.nanoClock = nanoClock;
-        // No redirects: the metadata and the keys come from the addresses the issuer names, nowhere else.
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(requestTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
-        this.fetcher = Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, "plantstore-oidc-fetch");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.minFetchInterval = minFetchInterval;
+        this.clock = clock;
     }
 
     /**
-     * The key with this id. A key id not held makes the key set be fetched, if the interval allows, and waited for at
-     * most the request time-out; if it does not, the key may be one the provider has just added, and the lookup is
-     * unavailable until the next fetch is allowed. A key id the provider dropped is unknown at once.
+     * Fetches the key set, unless the last fetch started less than the interval ago ({@link FetchNotAllowed}). A fetch
+     * that fails is a {@link JWKSetRetrievalException}, on which nimbus's outage tolerance keeps the keys it holds.
      */
-    Lookup find(String keyId) {
-        HeldKeys now = held;
-        if (now != null) {
-            JWK key = now.keys().getKeyByKeyId(keyId);
-            if (key != null) {
-                return new Found(key);
-            }
-            if (now.retiredKeyIds().contains(keyId)) {
-                return new Unknown();
-            }
-        }
-        CompletableFuture<Boolean> fetch;
-        synchronized (this) {
-            if (inFlight.isPresent()) {
-                fetch = inFlight.get();
-            } else {
-                long untilAllowed = nanosUntilNextFetch();
-                if (untilAllowed > 0) {
-                    return unavailableFor(untilAllowed);
-                }
-                fetch = startFetch();
-            }
-        }
-        Optional<Boolean> fetched = await(fetch, requestTimeout);
-        if (fetched.isEmpty() || !fetched.get()) {
-            return unavailableFor(Math.max(1, nanosUntilNextFetch()));
-        }
-        return Optional.ofNullable(held.keys().getKeyByKeyId(keyId)).<Lookup>map(Found::new).orElseGet(Unknown::new);
-    }
-
-    /** Whether {@code key} is still in the key set: a key the provider dropped ends what was verified with it. */
-    boolean publishes(JWK key) {
-        HeldKeys now = held;
-        JWK current = now == null ? null : now.keys().getKeyByKeyId(key.getKeyID());
-        return current == key || key.equals(current);
-    }
-
-    /**
-     * Fetches the key set again if it was ever fetched, and waits for that fetch: keys the provider adds are known
-     * before a token needs them, and keys it drops stop working. A failure keeps the keys held.
-     */
-    void refresh() {
-        CompletableFuture<Boolean> fetch;
-        synchronized (this) {
-            if (held == null) {
-                return;
-            }
-            fetch = inFlight.orElseGet(this::startFetch);
-        }
-        try {
-            // Bounded: each document the fetch reads is bounded by the request time-out.
-            fetch.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            LOG.log(System.Logger.Level.ERROR, "fetching the keys of identity provider " + issuer
-                    + " failed unexpectedly", e.getCause());
-        }
-    }
-
-    /** Stops the fetching thread; a fetch under way is abandoned. */
     @Override
-    public void close() {
-        fetcher.shutdownNow();
-    }
-
-    private long nanosUntilNextFetch() {
+    public JWKSet getJWKSet(JWKSetCacheRefreshEvaluator refreshEvaluator, long currentTime, SecurityContext context)
+            throws KeySourceException {
         synchronized (this) {
-            return lastFetchNanos.map(last -> minFetchIntervalNanos - (nanoClock.getAsLong() - last)).orElse(0L);
-        }
-    }
-
-    /** Called holding {@code this}. */
-    private CompletableFuture<Boolean> startFetch() {
-        lastFetchNanos = Optional.of(nanoClock.getAsLong());
-        CompletableFuture<Boolean> fetch;
-        try {
-            fetch = CompletableFuture.supplyAsync(this::fetch, fetcher);
-        } catch (RejectedExecutionException closed) {
-            return CompletableFuture.completedFuture(false);
-        }
-        inFlight = Optional.of(fetch);
-        fetch.whenComplete((fetched, failure) -> {
-            synchronized (this) {
-                if (inFlight.orElse(null) == fetch) {
-                    inFlight = Optional.empty();
-                }
+            Instant now = clock.instant();
+            Duration wait = untilNextFetchAt(now);
+            if (!wait.isZero()) {
+                throw new FetchNotAllowed(roundedUp(wait));
             }
-        });
-        return fetch;
-    }
-
-    private static Optional<Boolean> await(CompletableFuture<Boolean> fetch, Duration limit) {
-        try {
-            return Optional.of(fetch.get(limit.toNanos(), TimeUnit.NANOSECONDS));
-        } catch (TimeoutException stillFetching) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        } catch (ExecutionException e) {
-            return Optional.of(false);
+            lastFetch = Optional.of(now);
         }
-    }
-
-    private static Unavailable unavailableFor(long nanos) {
-        return new Unavailable(Duration.ofSeconds(Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L)));
-    }
-
-    /**
-     * On the fetching thread: true when the keys were fetched. A failure is logged when it starts and when it ends,
-     * not on every try.
-     */
-    private boolean fetch() {
-        long deadline = System.nanoTime() + requestTimeout.toNanos();
         try {
-            URI location = jwksUri.isPresent() ? jwksUri.get() : discoverKeySet(deadline);
-            JWKSet fetched = JWKSet.parse(get(location, deadline));
-            jwksUri = Optional.of(location);
-            held = heldAfter(held, fetched);
+            JWKSet fetched = fetch(System.nanoTime() + requestTimeout.toNanos());
+            published = published.after(fetched);
             if (failing) {
                 failing = false;
                 LOG.log(System.Logger.Level.INFO, "the keys of identity provider " + issuer + " can be fetched again");
             }
-            return true;
+            return fetched;
         } catch (IOException | ParseException | IssuerException e) {
             // The key set's address may have moved with the provider's configuration: look it up again next time.
             jwksUri = Optional.empty();
@@ -249,27 +144,64 @@ final class IssuerKeys implements AutoCloseable {
                 failing = true;
                 LOG.log(System.Logger.Level.WARNING, "the keys of identity provider " + issuer
                         + " cannot be fetched (" + describe(e) + "); keys already fetched keep working"
-                        + (held == null ? ", but there are none yet: its tokens are answered 503" : ""));
+                        + (published.keys().isEmpty() ? ", but there are none yet: its tokens are answered 503" : ""));
             }
-            return false;
+            throw new JWKSetRetrievalException(describe(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            throw new JWKSetRetrievalException("interrupted", e);
         }
     }
 
-    private static HeldKeys heldAfter(HeldKeys before, JWKSet fetched) {
-        Set<String> current = fetched.getKeys().stream().map(JWK::getKeyID).filter(Objects::nonNull)
-                .collect(Collectors.toSet());
-        LinkedHashSet<String> retired = new LinkedHashSet<>();
-        if (before != null) {
-            retired.addAll(before.retiredKeyIds());
-            before.keys().getKeys().stream().map(JWK::getKeyID).filter(Objects::nonNull).forEach(retired::add);
+    /** The key with this id in the key set last fetched. */
+    Optional<JWK> published(String keyId) {
+        return Optional.ofNullable(published.keys().getKeyByKeyId(keyId));
+    }
+
+    /** Whether {@code key} is still in the key set: a key the provider dropped ends what was verified with it. */
+    boolean publishes(JWK key) {
+        return published(key.getKeyID()).filter(current -> current == key || current.equals(key)).isPresent();
+    }
+
+    /** Whether the provider published a key with this id once, and no longer does. */
+    boolean retired(String keyId) {
+        return published.retiredKeyIds().contains(keyId);
+    }
+
+    /** Whether the last fetch failed. */
+    boolean failing() {
+        return failing;
+    }
+
+    /** How long until the key set may be fetched again, in whole seconds and at least one: a {@code Retry-After}. */
+    Duration untilNextFetch() {
+        synchronized (this) {
+            return roundedUp(untilNextFetchAt(clock.instant()));
         }
-        retired.removeAll(current);
-        List<String> oldestFirst = List.copyOf(retired);
-        return new HeldKeys(fetched, Collections.unmodifiableSet(new LinkedHashSet<>(oldestFirst.subList(
-                Math.max(0, oldestFirst.size() - MAX_RETIRED_KEY_IDS), oldestFirst.size()))));
+    }
+
+    /** Stops the threads that run the exchanges; an exchange under way is abandoned. */
+    @Override
+    public void close() {
+        exchanges.shutdownNow();
+    }
+
+    /** Called holding {@code this}. */
+    private Duration untilNextFetchAt(Instant now) {
+        return lastFetch.map(last -> Duration.between(now, last.plus(minFetchInterval)))
+                .filter(wait -> !wait.isNegative() && !wait.isZero()).orElse(Duration.ZERO);
+    }
+
+    private static Duration roundedUp(Duration wait) {
+        return Duration.ofSeconds(Math.max(1, (wait.toNanos() + 999_999_999L) / 1_000_000_000L));
+    }
+
+    private JWKSet fetch(long deadline) throws IOException, ParseException, IssuerException, InterruptedException {
+        URL location = jwksUri.isPresent() ? jwksUri.get() : discoverKeySet(deadline);
+        JWKSet fetched = JWKSet.parse(retrieve(location, deadline).orElseThrow(
+                () -> new IssuerException(location + " answered 404")));
+        jwksUri = Optional.of(location);
+        return fetched;
     }
 
     /**
@@ -277,14 +209,14 @@ final class IssuerKeys implements AutoCloseable {
      * must name the configured issuer exactly (OpenID Connect Discovery section 4.3): metadata for another issuer is
      * refused, and so is a key-set address that is not an http or https URL.
      */
-    private URI discoverKeySet(long deadline)
-            throws IOException, InterruptedException, ParseException, IssuerException {
+    private URL discoverKeySet(long deadline) throws IOException, InterruptedException, ParseException,
+            IssuerException {
         String withoutSlash = issuer.toString().replaceAll("/+$", "");
         URI openIdConfiguration = URI.create(withoutSlash + "/.well-known/openid-configuration");
-        Optional<String> metadata = getIfPresent(openIdConfiguration, deadline);
+        Optional<String> metadata = retrieve(openIdConfiguration.toURL(), deadline);
         if (metadata.isEmpty()) {
             String path = issuer.getRawPath() == null ? "" : issuer.getRawPath().replaceAll("/+$", "");
-            metadata = getIfPresent(issuer.resolve("/.well-known/oauth-authorization-server" + path), deadline);
+            metadata = retrieve(issuer.resolve("/.well-known/oauth-authorization-server" + path).toURL(), deadline);
         }
         if (metadata.isEmpty()) {
             throw new IssuerException("no metadata at " + openIdConfiguration + " nor RFC 8414's address");
@@ -302,127 +234,99 @@ final class IssuerKeys implements AutoCloseable {
         if (!("https".equalsIgnoreCase(scheme) || "http".equalsIgnoreCase(scheme)) || keySet.getHost() == null) {
             throw new IssuerException("its metadata names a jwks_uri that is not an http or https URL: " + keySet);
         }
-        return keySet;
-    }
-
-    private String get(URI location, long deadline) throws IOException, InterruptedException, IssuerException {
-        return getIfPresent(location, deadline).orElseThrow(() -> new IssuerException(location + " answered 404"));
+        return keySet.toURL();
     }
 
     /**
      * The document at {@code location}, read whole before {@code deadline} ({@link System#nanoTime()}), or empty when
-     * it answers 404.
+     * it is not there (404). The exchange runs on a thread of its own, which this one waits for until the deadline;
+     * then its connection is closed, which ends the exchange within one more read.
      */
-    private Optional<String> getIfPresent(URI location, long deadline)
-            throws IOException, InterruptedException, IssuerException {
+    private Optional<String> retrieve(URL location, long deadline) throws IOException, InterruptedException,
+            IssuerException {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0) {
             throw fetchTooSlow(location);
         }
-        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(HttpRequest.newBuilder(location)
-                .timeout(Duration.ofNanos(remaining))
-                .header("Accept", "application/json")
-                .GET()
-                .build(), response -> new LimitedBody(response.headers().firstValueAsLong("Content-Length")));
-        HttpResponse<byte[]> response;
+        var retriever = new BoundedRetriever((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)));
+        Future<String> exchange;
         try {
-            response = exchange.get(remaining, TimeUnit.NANOSECONDS);
+            exchange = exchanges.submit(() -> retriever.retrieveResource(location).getContent());
+        } catch (RejectedExecutionException closed) {
+            throw new IOException("the verifier is closed", closed);
+        }
+        try {
+            return Optional.of(exchange.get(remaining, TimeUnit.NANOSECONDS));
         } catch (TimeoutException e) {
-            exchange.cancel(true);
+            abandon(retriever);
             throw fetchTooSlow(location);
         } catch (InterruptedException e) {
-            exchange.cancel(true);
+            abandon(retriever);
             throw e;
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause() instanceof CompletionException wrapped ? wrapped.getCause() : e.getCause();
-            if (cause instanceof TooLargeException) {
-                throw new IssuerException(location + " sent more than " + MAX_DOCUMENT_BYTES + " bytes");
+            if (e.getCause() instanceof FileNotFoundException) {
+                return Optional.empty();
             }
-            throw cause instanceof IOException io ? io : new IOException(cause);
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         }
-        if (response.statusCode() == 404) {
-            return Optional.empty();
-        }
-        if (response.statusCode() != 200) {
-            throw new IssuerException(location + " answered " + response.statusCode());
-        }
-        return Optional.of(new String(response.body(), StandardCharsets.UTF_8));
     }
 
-    private IssuerException fetchTooSlow(URI location) {
+    /** Closing the connection waits for a read under way, so it is not this thread that does it. */
+    private void abandon(BoundedRetriever retriever) {
+        try {
+            exchanges.execute(retriever::abandon);
+        } catch (RejectedExecutionException closed) {
+            // The verifier is closed, and its exchanges' threads told to stop.
+        }
+    }
+
+    private IssuerException fetchTooSlow(URL location) {
         return new IssuerException(location + " did not send its whole answer within the fetch's "
                 + requestTimeout.toMillis() + " ms");
     }
 
     private static String describe(Exception e) {
         String message = e.getMessage();
-        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+        return e instanceof IssuerException ? message
+                : e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    static ThreadFactory daemonThreads(String name) {
+        return task -> {
+            Thread thread = new Thread(task, name);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     /**
-     * A response body of at most {@link #MAX_DOCUMENT_BYTES}: one that says it is longer is refused before a byte is
-     * read, and one that turns out longer is refused, and no longer read, at the byte past the limit.
+     * nimbus's retriever for one document, bounded to the time left and to {@link #MAX_DOCUMENT_BYTES}, following no
+     * redirect (the metadata and the keys come from the addresses the issuer names, nowhere else), and closable from
+     * another thread.
      */
-    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
-        private final CompletableFuture<byte[]> body = new CompletableFuture<>();
-        private final ByteArrayOutputStream received = new ByteArrayOutputStream();
-        private final boolean declaredTooLarge;
-        private Flow.Subscription subscription;
+    private static final class BoundedRetriever extends DefaultResourceRetriever {
+        private volatile HttpURLConnection connection;
 
-        LimitedBody(java.util.OptionalLong declaredLength) {
-            this.declaredTooLarge = declaredLength.isPresent() && declaredLength.getAsLong() > MAX_DOCUMENT_BYTES;
+        BoundedRetriever(int timeoutMillis) {
+            // Its bounded stream refuses on reaching the limit, so a document of exactly the limit needs one byte more.
+            super(timeoutMillis, timeoutMillis, MAX_DOCUMENT_BYTES + 1);
         }
 
         @Override
-        public CompletableFuture<byte[]> getBody() {
-            return body;
+        protected HttpURLConnection openHTTPConnection(URL url) throws IOException {
+            HttpURLConnection opened = super.openHTTPConnection(url);
+            opened.setInstanceFollowRedirects(false);
+            opened.setRequestProperty("Accept", "application/json");
+            connection = opened;
+            return opened;
         }
 
-        @Override
-        public void onSubscribe(Flow.Subscription given) {
-            subscription = given;
-            if (declaredTooLarge) {
-                refuse();
-            } else {
-                given.request(Long.MAX_VALUE);
+        void abandon() {
+            HttpURLConnection opened = connection;
+            if (opened != null) {
+                opened.disconnect();
             }
         }
-
-        @Override
-        public void onNext(List<ByteBuffer> buffers) {
-            if (body.isDone()) {
-                return;
-            }
-            for (ByteBuffer buffer : buffers) {
-                if (received.size() + buffer.remaining() > MAX_DOCUMENT_BYTES) {
-                    refuse();
-                    return;
-                }
-                byte[] bytes = new byte[buffer.remaining()];
-                buffer.get(bytes);
-                received.writeBytes(bytes);
-            }
-        }
-
-        @Override
-        public void onError(Throwable failure) {
-            body.completeExceptionally(failure);
-        }
-
-        @Override
-        public void onComplete() {
-            body.complete(received.toByteArray());
-        }
-
-        private void refuse() {
-            subscription.cancel();
-            body.completeExceptionally(new TooLargeException());
-        }
-    }
-
-    /** A document past {@link #MAX_DOCUMENT_BYTES}. */
-    private static final class TooLargeException extends IOException {
-        private static final long serialVersionUID = 1L;
     }
 
     /** The provider answered, but not with what an issuer must publish. */

@@ -4,20 +4,22 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.JWSVerifier;
-import com.nimbusds.jose.crypto.ECDSAVerifier;
-import com.nimbusds.jose.crypto.RSASSAVerifier;
-import com.nimbusds.jose.jwk.Curve;
-import com.nimbusds.jose.jwk.ECKey;
-import com.nimbusds.jose.jwk.JWK;
-import com.nimbusds.jose.jwk.KeyUse;
-import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.KeySourceException;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.jwt.proc.BadJWTException;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
 import dev.plantstore.core.Verification.Reason;
 import java.net.URI;
+import java.security.Key;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,13 +28,11 @@ import java.util.Arrays;
 import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Verifies JWT access tokens (RFC 9068) issued by one OpenID Connect or OAuth 2.0 identity provider:
@@ -51,15 +51,16 @@ import java.util.concurrent.TimeUnit;
  * A token refused is {@link Verification.Invalid} with the first of these rules it breaks as its
  * {@link Verification.Reason}.
  *
- * <p>Start-up does not need the provider: the keys are fetched when a token first needs them, refreshed every
- * {@link #KEY_REFRESH} in the background, and fetched again when a token of this issuer names a key not among them, at
- * most once per {@link #MIN_FETCH_INTERVAL} whatever the number of such tokens. Each fetch reads at most 1 MiB per
- * document and gives up after {@link #REQUEST_TIMEOUT}, body included; a token waits for a fetch no longer than that.
- * Keys once fetched keep working while the provider is unreachable. A token that cannot be checked because no key
- * could be had is {@link Verification.Unavailable}: the token may be fine, and a client should retry. So is a token
- * naming a key not held that the provider may just have added, until the key set may be fetched again; a key the
- * provider dropped is invalid at once. A verified token is remembered, by its SHA-256 digest, until it expires or its
- * key leaves the key set, so a client reusing its token costs a digest rather than a signature check.
+ * <p>The checks are nimbus-jose-jwt's {@link DefaultJWTProcessor}, and the keys its key source
+ * ({@link JWKSourceBuilder}): cached, refreshed every {@link #KEY_REFRESH} in the background once first needed, and
+ * kept while the provider is unreachable. Start-up does not need the provider. A token of this issuer naming a key not
+ * held makes the key set be fetched again, at most once per {@link #MIN_FETCH_INTERVAL} whatever the number of such
+ * tokens. A fetch, documents and bodies included, gives up after {@link #REQUEST_TIMEOUT} and reads at most 1 MiB per
+ * document; a token waits for a fetch no longer than that. A token that cannot be checked because no key could be had
+ * is {@link Verification.Unavailable}: the token may be fine, and a client should retry. So is a token naming a key not
+ * held that the provider may just have added, until the key set may be fetched again; a key the provider dropped is
+ * invalid at once. A verified token is remembered, by its SHA-256 digest, until it expires or its key leaves the key
+ * set, so a client reusing its token costs a digest rather than a signature check.
  *
  * <p>Thread-safe. {@link #close()} stops the background refresh.
  */
@@ -77,42 +78,74 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
     /** The longest a fetch of one document may take, its body included, and the longest a token waits for a fetch. */
     public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
 
-    private static final Set<JWSAlgorithm> RSA_ALGORITHMS = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384,
-            JWSAlgorithm.RS512, JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512);
-    private static final Map<JWSAlgorithm, Curve> EC_ALGORITHMS = Map.of(
-            JWSAlgorithm.ES256, Curve.P_256, JWSAlgorithm.ES384, Curve.P_384, JWSAlgorithm.ES512, Curve.P_521);
-    private static final Set<JOSEObjectType> ACCESS_TOKEN_TYPES = Set.of(
+    private static final Set<JWSAlgorithm> ALGORITHMS = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384,
+            JWSAlgorithm.RS512, JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512, JWSAlgorithm.ES256,
+            JWSAlgorithm.ES384, JWSAlgorithm.ES512);
+
+    /**
+     * RFC 9068 asks for {@code at+jwt} so that no other JWT of the issuer, an ID token above all, passes for an access
+     * token. {@code JWT} is accepted too: Keycloak, Entra ID and Okta's custom servers write it on their access tokens,
+     * and refusing it would refuse them. What the type check guards against is still refused by the other checks: an ID
+     * token's {@code aud} is the client it was issued to, not this service's audience, and it carries no scope, so it
+     * grants no operation.
+     */
+    private static final DefaultJOSEObjectTypeVerifier<Check> ACCESS_TOKEN_TYPES = new DefaultJOSEObjectTypeVerifier<>(
             new JOSEObjectType("at+jwt"), new JOSEObjectType("application/at+jwt"), JOSEObjectType.JWT);
 
     private final String issuer;
     private final String audience;
     private final Duration clockSkew;
-    private final IssuerKeys keys;
     private final Clock clock;
+    private final IssuerKeys keys;
+    private final ScheduledExecutorService refresher;
+    private final JWSVerificationKeySelector<SecurityContext> keySelector;
+    private final DefaultJWTProcessor<Check> processor = new DefaultJWTProcessor<>();
     private final VerifiedTokens verified;
-    private final Optional<ScheduledExecutorService> refresher;
 
-    OidcTokenVerifier(URI issuer, String audience, Duration clockSkew, IssuerKeys keys, Clock clock,
-                      Optional<Duration> keyRefresh) {
+    /**
+     * {@code clock} for the tokens' times and the interval between fetches; {@code keyRefresh}, how long after a fetch
+     * the next is made in the background; {@code minFetchInterval}, the shortest time between two fetches.
+     */
+    OidcTokenVerifier(URI issuer, String audience, Duration clockSkew, Clock clock, Duration keyRefresh,
+                      Duration minFetchInterval) {
         this.issuer = issuer.toString();
         this.audience = requireText(audience, "audience");
         if (clockSkew.isNegative()) {
             throw new IllegalArgumentException("clock skew must not be negative");
         }
         this.clockSkew = clockSkew;
-        this.keys = keys;
         this.clock = clock;
-        this.verified = new VerifiedTokens(clock, clockSkew, keys::publishes);
-        this.refresher = keyRefresh.map(every -> {
-            ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(task -> {
-                Thread thread = new Thread(task, "plantstore-oidc-keys");
-                thread.setDaemon(true);
-                return thread;
-            });
-            executor.scheduleWithFixedDelay(this::refreshKeys, every.toNanos(), every.toNanos(),
-                    TimeUnit.NANOSECONDS);
-            return executor;
+        this.keys = new IssuerKeys(issuer, REQUEST_TIMEOUT, minFetchInterval, clock);
+        this.refresher = Executors.newSingleThreadScheduledExecutor(IssuerKeys.daemonThreads("plantstore-oidc-keys"));
+        long timeout = REQUEST_TIMEOUT.toMillis();
+        // The cached keys live long enough for the scheduled refresh keyRefresh after a fetch to take its time, and a
+        // token coming after that (the refresh did not happen) refreshes them in the background too. The fetch limit is
+        // the keys' own (nimbus's lets two fetches through per interval), and a failed fetch keeps the keys for good.
+        JWKSource<SecurityContext> keySource = JWKSourceBuilder.create(keys)
+                .rateLimited(false)
+                .outageTolerantForever()
+                .cache(keyRefresh.toMillis() + 2 * timeout, timeout)
+                .refreshAheadCache(timeout, null, refresher, false, refresher, false)
+                .build();
+        this.keySelector = new JWSVerificationKeySelector<>(ALGORITHMS, keySource);
+        processor.setJWSTypeVerifier((type, check) -> {
+            try {
+                ACCESS_TOKEN_TYPES.verify(type, check);
+            } catch (BadJOSEException e) {
+                throw check.refuse(Reason.HEADER);
+            }
         });
+        processor.setJWTClaimsSetAwareJWSKeySelector(this::keysFor);
+        // Not nimbus's DefaultJWTClaimsVerifier: it checks for missing claims before the audience and the times, does
+        // not look at iat, and says why only in its message, where each reason here has its metric label and its place
+        // in the documented order.
+        processor.setJWTClaimsSetVerifier((claims, check) -> {
+            Optional<Reason> refused = refusal(claims);
+            if (refused.isPresent()) {
+                throw check.refuse(refused.get());
+            }
+        });
+        this.verified = new VerifiedTokens(clock, clockSkew, keys::publishes);
     }
 
     /**
@@ -124,9 +157,7 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
      */
     public static OidcTokenVerifier start(URI issuer, String audience, Duration clockSkew) {
         requireIssuer(issuer);
-        return new OidcTokenVerifier(issuer, audience, clockSkew,
-                new IssuerKeys(issuer, REQUEST_TIMEOUT, MIN_FETCH_INTERVAL, System::nanoTime), Clock.systemUTC(),
-                Optional.of(KEY_REFRESH));
+        return new OidcTokenVerifier(issuer, audience, clockSkew, Clock.systemUTC(), KEY_REFRESH, MIN_FETCH_INTERVAL);
     }
 
     /**
@@ -157,67 +188,81 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
         if (!hasCanonicalSignature(token)) {
             return Verification.invalid(Reason.MALFORMED);
         }
-        SignedJWT jwt;
-        JWTClaimsSet claims;
+        Check check = new Check();
         try {
-            jwt = SignedJWT.parse(token);
-            claims = jwt.getJWTClaimsSet();
-        } catch (ParseException e) {
-            return Verification.invalid(Reason.MALFORMED);
-        }
-        JWSHeader header = jwt.getHeader();
-        if (!isAccessTokenType(header.getType()) || header.getKeyID() == null) {
-            return Verification.invalid(Reason.HEADER);
-        }
-        if (!isAsymmetric(header.getAlgorithm())) {
-            return Verification.invalid(Reason.ALGORITHM);
-        }
-        // Not verified yet, but a token naming another issuer can be refused without looking for its key.
-        if (!issuer.equals(claims.getIssuer())) {
-            return Verification.invalid(Reason.ISSUER);
-        }
-        IssuerKeys.Lookup lookup = keys.find(header.getKeyID());
-        if (lookup instanceof IssuerKeys.Unavailable unavailable) {
-            return Verification.unavailable(unavailable.retryAfter());
-        }
-        if (!(lookup instanceof IssuerKeys.Found found)) {
-            return Verification.invalid(Reason.KEY_UNKNOWN);
-        }
-        if (!signatureHolds(jwt, found.key())) {
-            return Verification.invalid(Reason.SIGNATURE);
-        }
-        try {
-            Optional<Reason> refused = refusal(claims);
-            if (refused.isPresent()) {
-                return Verification.invalid(refused.get());
-            }
+            // Parsed here: the processor's own parsing takes alg: none for another kind of JWT; here it is malformed.
+            SignedJWT jwt = SignedJWT.parse(token);
+            JWTClaimsSet claims = processor.process(jwt, check);
             var valid = Verification.valid(claims.getSubject(), scopes(claims));
-            verified.remember(token, claims.getExpirationTime().toInstant(), valid, found.key());
+            keys.published(jwt.getHeader().getKeyID()).ifPresent(key ->
+                    verified.remember(token, claims.getExpirationTime().toInstant(), valid, key));
             return valid;
         } catch (ParseException e) {
             return Verification.invalid(Reason.MALFORMED);
+        } catch (BadJOSEException | JOSEException e) {
+            // Each check of ours notes why it refused; what is left is the signature's.
+            return check.outcome.orElse(Verification.invalid(Reason.SIGNATURE));
         }
     }
 
     /** Stops the background refresh of the keys and any fetch under way. */
     @Override
     public void close() {
-        refresher.ifPresent(ScheduledExecutorService::shutdownNow);
+        refresher.shutdownNow();
         keys.close();
     }
 
-    /** What the background refresh does, for a test that cannot wait for it. */
-    void refreshKeysNow() {
-        keys.refresh();
+    /**
+     * The processor's key selector: the header's {@code kid} and algorithm, and the issuer, are checked before a key is
+     * looked for, so that a token naming another issuer costs no fetch; a key id the provider dropped is refused
+     * without one. No key found is noted in the check: unknown, not for this algorithm, or not to be had now.
+     */
+    private List<? extends Key> keysFor(JWSHeader header, JWTClaimsSet claims, Check check) {
+        String keyId = header.getKeyID();
+        Optional<Reason> refused = keyId == null ? Optional.of(Reason.HEADER)
+                : !keySelector.isAllowed(header.getAlgorithm()) ? Optional.of(Reason.ALGORITHM)
+                : !issuer.equals(claims.getIssuer()) ? Optional.of(Reason.ISSUER)
+                : keys.retired(keyId) ? Optional.of(Reason.KEY_UNKNOWN)
+                : Optional.empty();
+        if (refused.isPresent()) {
+            check.note(Verification.invalid(refused.get()));
+            return List.of();
+        }
+        Optional<Duration> unavailable = Optional.empty();
+        try {
+            List<Key> found = keySelector.selectJWSKeys(header, check);
+            if (!found.isEmpty()) {
+                return found;
+            }
+        } catch (KeySourceException e) {
+            unavailable = Optional.of(e instanceof IssuerKeys.FetchNotAllowed notYet ? notYet.retryAfter()
+                    : keys.untilNextFetch());
+        }
+        if (keys.published(keyId).isPresent()) {
+            // Held, but not for this algorithm or not for signatures.
+            check.note(Verification.invalid(Reason.SIGNATURE));
+        } else if (keys.retired(keyId)) {
+            check.note(Verification.invalid(Reason.KEY_UNKNOWN));
+        } else if (unavailable.isPresent() || keys.failing()) {
+            check.note(Verification.unavailable(unavailable.orElseGet(keys::untilNextFetch)));
+        } else {
+            check.note(Verification.invalid(Reason.KEY_UNKNOWN));
+        }
+        return List.of();
     }
 
-    /** The background refresh; its failures are the keys' to log, and nothing may end the schedule. */
-    private void refreshKeys() {
-        try {
-            keys.refresh();
-        } catch (RuntimeException e) {
-            System.getLogger(OidcTokenVerifier.class.getName()).log(System.Logger.Level.ERROR,
-                    "refreshing the identity provider's keys failed unexpectedly", e);
+    /** One token's way through the processor: what refused it, noted by the check that did. */
+    private static final class Check implements SecurityContext {
+        private Optional<Verification> outcome = Optional.empty();
+
+        void note(Verification refusal) {
+            outcome = Optional.of(refusal);
+        }
+
+        /** Notes the reason, and gives what the processor's checks throw to stop it. */
+        BadJWTException refuse(Reason reason) {
+            note(Verification.invalid(reason));
+            return new BadJWTException(reason.name());
         }
     }
 
@@ -275,37 +320,6 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
         return c == '-' ? 62 : c == '_' ? 63 : -1;
     }
 
-    private static boolean isAccessTokenType(JOSEObjectType type) {
-        return type != null && ACCESS_TOKEN_TYPES.stream()
-                .anyMatch(accepted -> accepted.getType().equalsIgnoreCase(type.getType()));
-    }
-
-    private static boolean isAsymmetric(JWSAlgorithm algorithm) {
-        return RSA_ALGORITHMS.contains(algorithm) || EC_ALGORITHMS.containsKey(algorithm);
-    }
-
-    /** The key must be a signing key of the algorithm's type, allow that algorithm, and hold up the signature. */
-    private static boolean signatureHolds(SignedJWT jwt, JWK key) {
-        JWSAlgorithm algorithm = jwt.getHeader().getAlgorithm();
-        if (key.getKeyUse() != null && !KeyUse.SIGNATURE.equals(key.getKeyUse())
-                || key.getAlgorithm() != null && !key.getAlgorithm().equals(algorithm)) {
-            return false;
-        }
-        try {
-            JWSVerifier verifier;
-            if (RSA_ALGORITHMS.contains(algorithm) && key instanceof RSAKey rsa) {
-                verifier = new RSASSAVerifier(rsa.toRSAPublicKey());
-            } else if (key instanceof ECKey ec && ec.getCurve().equals(EC_ALGORITHMS.get(algorithm))) {
-                verifier = new ECDSAVerifier(ec.toECPublicKey());
-            } else {
-                return false;
-            }
-            return jwt.verify(verifier);
-        } catch (JOSEException e) {
-            return false;
-        }
-    }
-
     /** What is wrong with the signed claims, if anything: their issuer, audience, times and subject. */
     private Optional<Reason> refusal(JWTClaimsSet claims) {
         Instant now = clock.instant();
@@ -314,9 +328,6 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
         Date issuedAt = claims.getIssueTime();
         List<String> audiences = claims.getAudience();
         String subject = claims.getSubject();
-        if (!issuer.equals(claims.getIssuer())) {
-            return Optional.of(Reason.ISSUER);
-        }
         if (audiences == null || !audiences.contains(audience)) {
             return Optional.of(Reason.AUDIENCE);
         }

@@ -25,15 +25,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,8 +44,8 @@ class OidcTokenVerifierTest {
     private static final Duration FETCH_INTERVAL = Duration.ofSeconds(10);
     private static final Duration FETCH_TIMEOUT = OidcTokenVerifier.REQUEST_TIMEOUT;
 
-    /** The keys' clock, which the tests move on rather than waiting for a fetch interval to pass. */
-    private final AtomicLong nanos = new AtomicLong();
+    /** The verifiers' clock, which the tests move on rather than waiting for a fetch interval to pass. */
+    private final MovableClock clock = new MovableClock();
 
     private IdentityProvider provider;
     private OidcTokenVerifier verifier;
@@ -55,7 +53,7 @@ class OidcTokenVerifierTest {
     @BeforeEach
     void startProvider() {
         provider = IdentityProvider.start();
-        verifier = verifierAt(Clock.systemUTC());
+        verifier = verifierAt(clock);
     }
 
     @AfterEach
@@ -68,13 +66,46 @@ class OidcTokenVerifierTest {
         return verifierOf(provider.issuer(), clock);
     }
 
-    private OidcTokenVerifier verifierOf(URI issuer, Clock clock) {
-        return new OidcTokenVerifier(issuer, IdentityProvider.AUDIENCE, SKEW,
-                new IssuerKeys(issuer, FETCH_TIMEOUT, FETCH_INTERVAL, nanos::get), clock, Optional.empty());
+    private OidcTokenVerifier verifierOf(URI issuer, Clock at) {
+        return new OidcTokenVerifier(issuer, IdentityProvider.AUDIENCE, SKEW, at, OidcTokenVerifier.KEY_REFRESH,
+                FETCH_INTERVAL);
+    }
+
+    /**
+     * A verifier on the system clock that fetches the keys again in the background a second after each fetch, as it
+     * does every 5 minutes, and may fetch them twice a second.
+     */
+    private static OidcTokenVerifier refreshingEverySecond(URI issuer) {
+        return new OidcTokenVerifier(issuer, IdentityProvider.AUDIENCE, SKEW, Clock.systemUTC(), Duration.ofSeconds(1),
+                Duration.ofMillis(500));
     }
 
     private void afterTheFetchInterval() {
-        nanos.addAndGet(FETCH_INTERVAL.toNanos());
+        clock.move(FETCH_INTERVAL);
+    }
+
+    /** A clock that stands still until a test moves it. */
+    private static final class MovableClock extends Clock {
+        private final AtomicReference<Instant> now = new AtomicReference<>(Instant.now());
+
+        void move(Duration by) {
+            now.updateAndGet(instant -> instant.plus(by));
+        }
+
+        @Override
+        public Instant instant() {
+            return now.get();
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException("the verifier needs no zone");
+        }
     }
 
     @Test
@@ -232,6 +263,18 @@ class OidcTokenVerifierTest {
     }
 
     @Test
+    void typJwtIsAcceptedBesideAtJwtWhileAnIdTokenOfTheIssuerIsNoAccessToken() {
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.sign(provider.header()
+                .type(JOSEObjectType.JWT).build(), provider.claims("a").claim("scope", "plants:create").build())),
+                "Keycloak, Entra ID and Okta write typ JWT on access tokens");
+        String idToken = provider.sign(provider.header().type(JOSEObjectType.JWT).build(), provider.claims("a")
+                .audience("inventory-service").claim("azp", "inventory-service").claim("nonce", "n-0S6_WzA2Mj")
+                .build());
+        assertRefused(Reason.AUDIENCE, verifier.verify(idToken),
+                "an ID token is meant for the client it was issued to");
+    }
+
+    @Test
     void aTokenWithoutSubjectIsInvalid() {
         assertRefused(Reason.MISSING_CLAIM, verifier.verify(provider.sign(provider.header().build(),
                 provider.claims("a").subject(null).build())));
@@ -278,22 +321,25 @@ class OidcTokenVerifierTest {
         assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
         provider.rotateKey(true);
         String ofNewKey = provider.token("b", "plants:create");
-        nanos.addAndGet(Duration.ofSeconds(4).toNanos());
+        clock.move(Duration.ofSeconds(4));
         assertEquals(Duration.ofSeconds(6), assertInstanceOf(Verification.Unavailable.class,
                 verifier.verify(ofNewKey)).retryAfter());
-        nanos.addAndGet(Duration.ofSeconds(6).toNanos());
+        clock.move(Duration.ofSeconds(6));
         assertEquals("b", assertInstanceOf(Verification.Valid.class, verifier.verify(ofNewKey)).principal());
     }
 
     @Test
-    void aTokenRememberedAsVerifiedIsInvalidOnceItsKeyLeavesTheKeySet() {
-        String token = provider.token("a", "plants:create");
-        assertInstanceOf(Verification.Valid.class, verifier.verify(token));
-        assertInstanceOf(Verification.Valid.class, verifier.verify(token));
-        provider.rotateKey(false);
-        verifier.refreshKeysNow();
-        assertRefused(Reason.KEY_UNKNOWN, verifier.verify(token), "its key was dropped");
-        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("b", "plants:create")));
+    void aTokenRememberedAsVerifiedIsInvalidOnceItsKeyLeavesTheKeySet() throws Exception {
+        try (var refreshing = refreshingEverySecond(provider.issuer())) {
+            String token = provider.token("a", "plants:create");
+            assertInstanceOf(Verification.Valid.class, refreshing.verify(token));
+            assertInstanceOf(Verification.Valid.class, refreshing.verify(token));
+            provider.rotateKey(false);
+            assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(50),
+                    () -> Verification.invalid(Reason.KEY_UNKNOWN).equals(refreshing.verify(token))),
+                    "its key was dropped from the key set the background refresh fetched");
+            assertInstanceOf(Verification.Valid.class, refreshing.verify(provider.token("b", "plants:create")));
+        }
     }
 
     @Test
@@ -332,7 +378,7 @@ class OidcTokenVerifierTest {
     @Test
     void aKeySetSentSlowlyIsGivenUpAfterTheTimeOutAndItsTokensAreUnavailable() throws Exception {
         try (var slow = MisbehavingIdentityProvider.start();
-             var waiting = verifierOf(slow.issuer(), Clock.systemUTC())) {
+             var waiting = verifierOf(slow.issuer(), clock)) {
             slow.answerKeySet(KeySetAnswer.DRIPPING);
             String token = slow.token("a", "plants:create");
             long started = System.nanoTime();
@@ -350,15 +396,16 @@ class OidcTokenVerifierTest {
     @Test
     void aRefreshOfASlowKeySetEndsWithinTheTimeOutWhileKnownKeysKeepWorking() throws Exception {
         try (var slow = MisbehavingIdentityProvider.start();
-             var waiting = verifierOf(slow.issuer(), Clock.systemUTC())) {
+             var waiting = refreshingEverySecond(slow.issuer())) {
             assertInstanceOf(Verification.Valid.class, waiting.verify(slow.token("a", "plants:create")));
             slow.answerKeySet(KeySetAnswer.DRIPPING);
-            var refreshing = CompletableFuture.runAsync(waiting::refreshKeysNow);
-            assertTrue(Poll.until(Duration.ofSeconds(2), Duration.ofMillis(10), () -> slow.keySetRequests() == 2),
-                    "the refresh asked for the keys");
+            assertTrue(Poll.until(Duration.ofSeconds(3), Duration.ofMillis(10), () -> slow.keySetRequests() == 2),
+                    "the background refresh asked for the keys");
             assertInstanceOf(Verification.Valid.class, assertTimeoutPreemptively(Duration.ofSeconds(1),
                     () -> waiting.verify(slow.token("b", "plants:create"))));
-            refreshing.get(FETCH_TIMEOUT.plusSeconds(3).toSeconds(), TimeUnit.SECONDS);
+            assertTrue(Poll.until(FETCH_TIMEOUT.plusSeconds(3), Duration.ofMillis(10),
+                    () -> slow.keySetRequests() >= 3),
+                    "the refresh gave up within the time-out and the next one began");
             assertInstanceOf(Verification.Valid.class, waiting.verify(slow.token("c", "plants:create")),
                     "a failed refresh keeps the keys");
         }
@@ -381,7 +428,7 @@ class OidcTokenVerifierTest {
     @Test
     void metadataNamingAKeySetThatIsNotHttpMakesTokensUnavailableUntilItIsCorrected() {
         try (var misnamed = MisbehavingIdentityProvider.start();
-             var waiting = verifierOf(misnamed.issuer(), Clock.systemUTC())) {
+             var waiting = verifierOf(misnamed.issuer(), clock)) {
             misnamed.nameKeySetAt("file:///etc/passwd");
             String token = misnamed.token("a", "plants:create");
             assertEquals(FETCH_INTERVAL, assertInstanceOf(Verification.Unavailable.class, waiting.verify(token))
@@ -405,12 +452,15 @@ class OidcTokenVerifierTest {
     }
 
     @Test
-    void aKeyTheProviderNoLongerPublishesStopsWorkingAfterTheRefresh() {
-        String ofPreviousKey = provider.token("b", "plants:create");
-        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
-        provider.rotateKey(false);
-        verifier.refreshKeysNow();
-        assertRefused(Reason.KEY_UNKNOWN, verifier.verify(ofPreviousKey));
+    void aKeyTheProviderNoLongerPublishesStopsWorkingAfterTheRefresh() throws Exception {
+        try (var refreshing = refreshingEverySecond(provider.issuer())) {
+            String ofPreviousKey = provider.token("b", "plants:create");
+            assertInstanceOf(Verification.Valid.class, refreshing.verify(provider.token("a", "plants:create")));
+            provider.rotateKey(false);
+            assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(50),
+                    () -> Verification.invalid(Reason.KEY_UNKNOWN).equals(refreshing.verify(ofPreviousKey))),
+                    "refused once the background refresh fetched the key set without its key");
+        }
     }
 
     @Test
@@ -432,7 +482,7 @@ class OidcTokenVerifierTest {
     void aProviderDownAtStartUpMakesTokensUnavailableUntilItComesUp() throws Exception {
         int port = Sockets.freePort();
         try (var later = IdentityProvider.notStartedOn(port);
-             var waiting = verifierOf(later.issuer(), Clock.systemUTC())) {
+             var waiting = verifierOf(later.issuer(), clock)) {
             String token = later.sign(later.header().build(), later.claims("a").claim("scope", "plants:create")
                     .build());
             assertEquals(FETCH_INTERVAL, assertInstanceOf(Verification.Unavailable.class, waiting.verify(token))
