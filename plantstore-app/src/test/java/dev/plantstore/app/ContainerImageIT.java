@@ -103,7 +103,8 @@ class ContainerImageIT {
     @AfterEach
     void removeContainersAndVolumes() throws Exception {
         for (String container : containers) {
-            run(COMMAND_LIMIT, podman("rm", "-f", "-t", "0", container));
+            // -v: the anonymous volume podman made for the image's /data goes too.
+            run(COMMAND_LIMIT, podman("rm", "-f", "-v", "-t", "0", container));
         }
         for (String volume : volumes) {
             run(COMMAND_LIMIT, podman("volume", "rm", "-f", volume));
