@@ -1,0 +1,467 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.plantstore.testkit.PlantRequests;
+import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.RequiredTools;
+import dev.plantstore.testkit.Sockets;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The container image, built with the one command docs/running.md gives ({@code ./mvnw -B -DskipTests -Pimage
+ * package}) in a copy of the sources as a fresh clone has them, loaded into Debian's podman and run as the page shows.
+ * No image registry can be reached here, so the base is made from Debian's packages (mmdebstrap, then podman import
+ * and save) and named by PLANTSTORE_IMAGE_BASE, as the page tells a user without a registry; it is kept in the
+ * temporary directory for later runs, since making it takes a minute or more. Skipped, saying so, without podman and
+ * mmdebstrap; {@code .ci/run} installs them and sets {@value #REQUIRED_VARIABLE}, so under CI the test runs or fails.
+ *
+ * <p>Podman runs here with {@code --runtime runc --cgroup-manager cgroupfs} and explicit limits ({@code --ulimit
+ * nofile=... --ulimit nproc=...}): its default limits are above what this machine lets the runtime set.
+ */
+@Tag("heavy")
+class ContainerImageIT {
+
+    static final String REQUIRED_VARIABLE = "PLANTSTORE_TEST_IMAGE";
+
+    private static final List<String> PODMAN = List.of("podman", "--runtime", "runc", "--cgroup-manager", "cgroupfs");
+    private static final List<String> LIMITS =
+            List.of("--ulimit", "nofile=16384:16384", "--ulimit", "nproc=4096:4096");
+    /** The stop docs/running.md states: the 5 s drain, up to 10 s for requests in flight, and room to spare. */
+    private static final Duration GRACE_PERIOD = Duration.ofSeconds(20);
+    private static final Duration BUILD_LIMIT = Duration.ofMinutes(10);
+    private static final Duration COMMAND_LIMIT = Duration.ofMinutes(2);
+    private static final Duration START_LIMIT = Duration.ofSeconds(60);
+    private static final Path BASE_CACHE = Path.of(System.getProperty("java.io.tmpdir"), "plantstore-image-base");
+    private static final String TOKEN = "container-test-token";
+    private static final Pattern HEAP_MAX = Pattern.compile(
+            "(?m)^jvm_memory_max_bytes\\{area=\"heap\",id=\"[^\"]+\"} (\\S+)$");
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path work;
+
+    /** The copy of the sources the image was built from. */
+    private static Path sources;
+    /** What Jib wrote about the image it built: its name, its id (the digest of its configuration). */
+    private static JsonNode built;
+
+    private final List<String> containers = new ArrayList<>();
+    private final List<String> volumes = new ArrayList<>();
+
+    /** A finished command: its status and what it printed. */
+    private record Result(int status, String out, String err) {
+    }
+
+    @BeforeAll
+    static void buildTheImageFromACopyOfTheSourcesAndLoadIt() throws Exception {
+        RequiredTools.require("Container image test", REQUIRED_VARIABLE, Map.of(
+                Path.of("/usr/bin/podman"), "podman", Path.of("/usr/sbin/runc"), "runc",
+                Path.of("/usr/bin/mmdebstrap"), "mmdebstrap"));
+        Path base = baseArchive();
+        sources = copyOfSources(Files.createDirectory(work.resolve("sources")));
+        built = buildImage(base, "first");
+        String loaded = succeed(COMMAND_LIMIT, podman("load", "-i", imageArchive().toString()));
+        assertTrue(loaded.contains(image()), loaded);
+        assertEquals(built.get("imageId").asText(), "sha256:" + inspect("image", image(), "{{.Id}}"),
+                "podman loaded the image Jib built");
+    }
+
+    @AfterEach
+    void removeContainersAndVolumes() throws Exception {
+        for (String container : containers) {
+            // -v: the anonymous volume podman made for the image's /data goes too.
+            run(COMMAND_LIMIT, podman("rm", "-f", "-v", "-t", "0", container));
+        }
+        for (String volume : volumes) {
+            run(COMMAND_LIMIT, podman("volume", "rm", "-f", volume));
+        }
+    }
+
+    @Test
+    void theReadmesCreateAndDeleteWorkThroughThePublishedPort() throws Exception {
+        int api = Sockets.freePort();
+        String container = start(List.of("-p", "127.0.0.1:" + api + ":8080", "-e", "PLANTSTORE_TOKENS=" + TOKEN));
+        awaitListening(container, api);
+
+        HttpResponse<String> created = send(PlantRequests.create(plants(api), TOKEN,
+                "{\"id\": 1, \"name\": \"Monstera\", \"tag\": \"aroid\"}"));
+        assertEquals(200, created.statusCode(), created.body());
+        assertEquals("{\"name\":\"Monstera\",\"tag\":\"aroid\"}", created.body());
+        HttpResponse<String> deleted = send(PlantRequests.delete(plants(api).resolve("/plants/1"), TOKEN));
+        assertEquals(204, deleted.statusCode(), deleted.body());
+    }
+
+    @Test
+    void theServerRunsAsAUserOtherThanRoot() throws Exception {
+        int api = Sockets.freePort();
+        String container = start(List.of("-p", "127.0.0.1:" + api + ":8080", "-e", "PLANTSTORE_TOKENS=" + TOKEN));
+        awaitListening(container, api);
+
+        // The server's own process: its user inside the container and on the host.
+        List<String> users = succeed(COMMAND_LIMIT, podman("top", container, "user", "huser")).lines()
+                .skip(1).flatMap(line -> Stream.of(line.trim().split("\\s+"))).toList();
+        assertEquals(List.of("10001", "10001"), users);
+    }
+
+    @Test
+    void onAReadOnlyRootAPlantOnTheVolumeAtDataOutlivesTheContainer() throws Exception {
+        String volume = volume();
+        int firstPort = Sockets.freePort();
+        String first = start(List.of("--read-only", "-v", volume + ":/data", "-p", "127.0.0.1:" + firstPort + ":8080",
+                "-e", "PLANTSTORE_TOKENS=" + TOKEN));
+        awaitListening(first, firstPort);
+        HttpResponse<String> created = send(PlantRequests.create(plants(firstPort), TOKEN,
+                PlantRequests.plantJson(7, "Monstera")));
+        assertEquals(200, created.statusCode(), created.body());
+        succeed(GRACE_PERIOD.plusSeconds(10), podman("stop", "-t", Long.toString(GRACE_PERIOD.toSeconds()), first));
+
+        int secondPort = Sockets.freePort();
+        String second = start(List.of("--read-only", "-v", volume + ":/data", "-p",
+                "127.0.0.1:" + secondPort + ":8080", "-e", "PLANTSTORE_TOKENS=" + TOKEN));
+        awaitListening(second, secondPort);
+        HttpResponse<String> deleted = send(PlantRequests.delete(plants(secondPort).resolve("/plants/7"), TOKEN));
+        assertEquals(204, deleted.statusCode(), "the plant the first container stored is there: " + deleted.body());
+
+        Path mountpoint = Path.of(inspect("volume", volume, "{{.Mountpoint}}"));
+        assertTrue(Files.isRegularFile(mountpoint.resolve("plantstore.db")), "the default store is on the volume");
+    }
+
+    @Test
+    void podmanStopDrainsThenExitsZeroWithinTheGracePeriod() throws Exception {
+        int api = Sockets.freePort();
+        int management = Sockets.freePort();
+        String container = start(List.of("-p", "127.0.0.1:" + api + ":8080", "-p",
+                "127.0.0.1:" + management + ":9090", "-e", "PLANTSTORE_TOKENS=" + TOKEN));
+        awaitListening(container, api);
+        assertEquals(200, status(management, "/health/ready"), "ready on the management port the image exposes");
+
+        long stopAsked = System.nanoTime();
+        Process stop = new ProcessBuilder(podman("stop", "-t", Long.toString(GRACE_PERIOD.toSeconds()), container))
+                .redirectErrorStream(true).redirectOutput(work.resolve(container + "-stop.txt").toFile()).start();
+        boolean notReady = Poll.until(Duration.ofSeconds(5), Duration.ofMillis(50),
+                () -> status(management, "/health/ready") == 503);
+        assertTrue(notReady, "readiness turns 503 once the drain begins");
+        HttpResponse<String> createdWhileDraining = send(PlantRequests.create(plants(api), TOKEN,
+                PlantRequests.plantJson(3, "Fern")));
+        assertEquals(200, createdWhileDraining.statusCode(), "the API still serves while it drains");
+
+        assertTrue(stop.waitFor(GRACE_PERIOD.toSeconds() + 10, TimeUnit.SECONDS), "podman stop returns");
+        Duration took = Duration.ofNanos(System.nanoTime() - stopAsked);
+        assertEquals(0, stop.exitValue(), Files.readString(work.resolve(container + "-stop.txt")));
+        String logs = succeed(COMMAND_LIMIT, podman("logs", container));
+        assertEquals("0", inspect("container", container, "{{.State.ExitCode}}"),
+                "a stop within the grace period, not podman's SIGKILL after it: " + logs);
+        assertTrue(took.compareTo(GRACE_PERIOD) < 0, "stopped after " + took.toMillis() + " ms");
+        assertTrue(logs.contains("plantstore draining: not ready, serving for 5 s more"), logs);
+        assertTrue(logs.strip().endsWith("plantstore stopped"), logs);
+    }
+
+    @Test
+    void aRefusedOptionExitsWithStatus2AndItsOneLine() throws Exception {
+        List<String> command = new ArrayList<>(podman("run", "--rm"));
+        command.addAll(LIMITS);
+        command.addAll(List.of(image(), "--port", "eighty"));
+        Result refused = run(COMMAND_LIMIT, command);
+        assertEquals(2, refused.status(), refused.err());
+        assertEquals("", refused.out());
+        assertEquals("plantstore: --port must be an integer from 0 to 65535, got 'eighty'\n", refused.err());
+    }
+
+    @Test
+    void theHeapIsThreeQuartersOfTheContainersMemoryLimit() throws Exception {
+        long limit = 512L * 1024 * 1024;
+        int api = Sockets.freePort();
+        int management = Sockets.freePort();
+        String container = start(List.of("--memory", Long.toString(limit), "-p", "127.0.0.1:" + api + ":8080", "-p",
+                "127.0.0.1:" + management + ":9090", "-e", "PLANTSTORE_TOKENS=" + TOKEN));
+        awaitListening(container, api);
+
+        String metrics = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + management + "/metrics")))
+                .body();
+        Matcher pools = HEAP_MAX.matcher(metrics);
+        double heap = 0;
+        while (pools.find()) {
+            heap += Double.parseDouble(pools.group(1));
+        }
+        // The heap's pools add up to about the maximum heap; without the image's flag it would be a quarter.
+        double share = heap / limit;
+        assertTrue(Math.abs(share - 0.75) < 0.05, "heap " + (long) heap + " bytes, " + share + " of the limit");
+    }
+
+    /**
+     * Our code is in layers that hold nothing else: the libraries' layer has none of our jars, so a change to our code
+     * alone leaves it, and the base, as they are. The sizes are printed, for docs/running.md.
+     */
+    @Test
+    void ourCodeIsInLayersOfItsOwn() throws Exception {
+        Map<String, List<String>> layers = layerContents();
+        layers.forEach((name, files) -> System.out.println("layer " + name + ": " + files.size() + " entries"));
+        String version = image().substring(image().indexOf(':') + 1);
+
+        assertTrue(files(layers.get("dependencies")).stream().allMatch(file -> file.startsWith("app/libs/")
+                        && !file.startsWith("app/libs/plantstore-")),
+                "the libraries' layer holds libraries only: " + layers.get("dependencies"));
+        assertEquals(Set.of("app/libs/plantstore-core-" + version + ".jar", "app/libs/plantstore-http-" + version
+                        + ".jar", "app/libs/plantstore-oidc-" + version + ".jar",
+                        "app/libs/plantstore-sqlite-" + version + ".jar"),
+                Set.copyOf(files(layers.get("project dependencies"))));
+        assertTrue(layers.get("classes").contains("app/classes/dev/plantstore/app/Main.class"),
+                layers.get("classes").toString());
+        assertTrue(files(layers.get("classes")).stream().allMatch(file -> file.startsWith("app/classes/")),
+                layers.get("classes").toString());
+        assertTrue(files(layers.get("resources")).stream().allMatch(file -> file.startsWith("app/resources/")),
+                layers.get("resources").toString());
+    }
+
+    /** The same sources, built again from nothing, give the same image: the same layers and configuration. */
+    @Test
+    void theSameSourcesBuildTheSameImage() throws Exception {
+        try (Stream<Path> targets = Files.walk(sources)) {
+            for (Path target : targets.filter(path -> path.getFileName().toString().equals("target")).toList()) {
+                deleteTree(target);
+            }
+        }
+        JsonNode again = buildImage(baseArchive(), "second");
+        assertEquals(built.get("imageId").asText(), again.get("imageId").asText());
+        assertEquals(built.get("imageDigest").asText(), again.get("imageDigest").asText());
+    }
+
+    /** The base: Debian's minimal system and Java runtime, as docs/running.md makes it without a registry. */
+    private static Path baseArchive() throws Exception {
+        Path archive = BASE_CACHE.resolve("base-archive.tar");
+        if (Files.isRegularFile(archive)) {
+            return archive;
+        }
+        Files.createDirectories(BASE_CACHE);
+        String unique = UUID.randomUUID().toString();
+        Path root = BASE_CACHE.resolve("root-" + unique + ".tar");
+        Path partial = BASE_CACHE.resolve("archive-" + unique + ".tar");
+        String tag = "localhost/plantstore-test-base:" + unique;
+        try {
+            succeed(BUILD_LIMIT, List.of("mmdebstrap", "--variant=minbase", "--include=openjdk-17-jre-headless",
+                    "bookworm", root.toString()));
+            succeed(COMMAND_LIMIT, podman("import", root.toString(), tag));
+            succeed(COMMAND_LIMIT, podman("save", "--format", "docker-archive", "-o", partial.toString(), tag));
+            run(COMMAND_LIMIT, podman("rmi", tag));
+            // Whole or not at all: a run that stops half-way leaves no archive for the next to take.
+            Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(root);
+            Files.deleteIfExists(partial);
+        }
+        return archive;
+    }
+
+    /** The working tree without what builds and git add to it, as a fresh clone has it. */
+    private static Path copyOfSources(Path copy) throws IOException {
+        Path repository = Path.of("").toAbsolutePath().getParent();
+        assertTrue(Files.isExecutable(repository.resolve("mvnw")), "the repository is above the module: " + repository);
+        Files.walkFileTree(repository, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) throws IOException {
+                String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+                if (name.equals("target") || name.equals(".git")) {
+                    return FileVisitResult.SKIP_SUBTREE;
+                }
+                Files.createDirectories(copy.resolve(repository.relativize(dir)));
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                Files.copy(file, copy.resolve(repository.relativize(file)), StandardCopyOption.COPY_ATTRIBUTES);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return copy;
+    }
+
+    /** The one command, with the base from {@code base}; what Jib wrote about the image. */
+    private static JsonNode buildImage(Path base, String name) throws Exception {
+        Path log = work.resolve("build-" + name + ".log");
+        ProcessBuilder build = new ProcessBuilder("./mvnw", "-B", "-DskipTests", "-Pimage", "package")
+                .directory(sources.toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+        build.environment().put("PLANTSTORE_IMAGE_BASE", base.toString());
+        Process running = build.start();
+        if (!running.waitFor(BUILD_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+            running.destroyForcibly().waitFor();
+            throw new AssertionError("the build still running after " + BUILD_LIMIT.toMinutes() + " min: " + tail(log));
+        }
+        assertEquals(0, running.exitValue(), "the build failed: " + tail(log));
+        assertTrue(Files.isRegularFile(imageArchive()), "the build wrote " + imageArchive());
+        return JSON.readTree(sources.resolve("plantstore-app/target/jib-image.json").toFile());
+    }
+
+    private static Path imageArchive() {
+        return sources.resolve("plantstore-app/target/plantstore-image.tar");
+    }
+
+    private static String image() {
+        return built.get("image").asText();
+    }
+
+    /** Each of Jib's layers by its name in the image's history, with the paths it holds. */
+    private Map<String, List<String>> layerContents() throws Exception {
+        Path unpacked = Files.createDirectory(work.resolve("layers-" + UUID.randomUUID()));
+        succeed(COMMAND_LIMIT, List.of("tar", "-xf", imageArchive().toString(), "-C", unpacked.toString(),
+                "manifest.json", "config.json"));
+        JsonNode manifest = JSON.readTree(unpacked.resolve("manifest.json").toFile()).get(0);
+        JsonNode history = JSON.readTree(unpacked.resolve("config.json").toFile()).get("history");
+        List<String> layerFiles = new ArrayList<>();
+        manifest.get("Layers").forEach(layer -> layerFiles.add(layer.asText()));
+        // The base's layers, then Jib's, each named in the history by what it holds.
+        List<JsonNode> layerHistory = new ArrayList<>();
+        history.forEach(entry -> {
+            if (!entry.path("empty_layer").asBoolean(false)) {
+                layerHistory.add(entry);
+            }
+        });
+        assertEquals(layerFiles.size(), layerHistory.size(), "a history entry per layer: " + history);
+        Map<String, List<String>> layers = new LinkedHashMap<>();
+        for (int i = 0; i < layerFiles.size(); i++) {
+            if (!layerHistory.get(i).path("author").asText().equals("Jib")) {
+                continue;
+            }
+            succeed(COMMAND_LIMIT, List.of("tar", "-xf", imageArchive().toString(), "-C", unpacked.toString(),
+                    layerFiles.get(i)));
+            String listing = succeed(COMMAND_LIMIT, List.of("tar", "-tzf",
+                    unpacked.resolve(layerFiles.get(i)).toString()));
+            layers.put(layerHistory.get(i).path("comment").asText(),
+                    listing.lines().map(line -> line.replaceFirst("^\\.?/", "")).toList());
+        }
+        return layers;
+    }
+
+    /** The files among a layer's entries, not the directories that lead to them. */
+    private static List<String> files(List<String> entries) {
+        return entries.stream().filter(entry -> !entry.endsWith("/")).collect(Collectors.toList());
+    }
+
+    /** Starts the image in the background, with this machine's limits and {@code options}; removed after the test. */
+    private String start(List<String> options) throws Exception {
+        String name = "plantstore-test-" + UUID.randomUUID().toString().substring(0, 8);
+        containers.add(name);
+        List<String> command = new ArrayList<>(podman("run", "-d", "--name", name));
+        command.addAll(LIMITS);
+        command.addAll(options);
+        command.add(image());
+        succeed(COMMAND_LIMIT, command);
+        return name;
+    }
+
+    private String volume() throws Exception {
+        String name = "plantstore-test-" + UUID.randomUUID().toString().substring(0, 8);
+        volumes.add(name);
+        succeed(COMMAND_LIMIT, podman("volume", "create", name));
+        return name;
+    }
+
+    /** Waits until the server answers on its published port; a container that exits first fails with its log. */
+    private void awaitListening(String container, int port) throws Exception {
+        boolean listening = Poll.until(START_LIMIT, Duration.ofMillis(100), () -> {
+            if (!inspect("container", container, "{{.State.Running}}").equals("true")) {
+                throw new AssertionError(container + " exited: " + run(COMMAND_LIMIT, podman("logs", container)));
+            }
+            return status(port, "/health/live") == 200;
+        });
+        assertTrue(listening, container + " not answering after " + START_LIMIT.toSeconds() + " s: "
+                + run(COMMAND_LIMIT, podman("logs", container)));
+    }
+
+    private static String inspect(String kind, String name, String format) throws Exception {
+        return succeed(COMMAND_LIMIT, podman(kind, "inspect", "--format", format, name)).strip();
+    }
+
+    private static URI plants(int port) {
+        return URI.create("http://127.0.0.1:" + port + "/plants");
+    }
+
+    /** The status of a GET, or 0 while nothing answers. */
+    private static int status(int port, String path) throws InterruptedException {
+        try {
+            return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))).statusCode();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static List<String> podman(String... args) {
+        List<String> command = new ArrayList<>(PODMAN);
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /** Runs {@code command} to its end, at most {@code limit}; its output is kept in files, not pipes. */
+    private static Result run(Duration limit, List<String> command) throws IOException, InterruptedException {
+        String unique = UUID.randomUUID().toString();
+        Path out = work.resolve("command-" + unique + ".out");
+        Path err = work.resolve("command-" + unique + ".err");
+        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
+        if (!process.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new AssertionError(command + " still running after " + limit.toSeconds() + " s: "
+                    + Files.readString(out) + Files.readString(err));
+        }
+        return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    /** Runs {@code command}, which must succeed; what it printed on standard output. */
+    private static String succeed(Duration limit, List<String> command) throws IOException, InterruptedException {
+        Result result = run(limit, command);
+        assertEquals(0, result.status(), command + " failed: " + result.out() + result.err());
+        return result.out();
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}
