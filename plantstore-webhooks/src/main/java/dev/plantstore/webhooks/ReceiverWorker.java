@@ -8,6 +8,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +51,8 @@ final class ReceiverWorker {
 
     private final URI receiver;
     private final String key;
+    /** The receiver's URL as releases before schema version 2 filed its events, when that is not its key. */
+    private final Optional<String> fullUrl;
     private final Outbox outbox;
     private final Transport transport;
     private final WebhookSigner signer;
@@ -88,6 +91,7 @@ final class ReceiverWorker {
                    WebhookListener listener) {
         this.receiver = receiver;
         this.key = DeliverySettings.receiverKey(receiver);
+        this.fullUrl = receiver.toString().equals(key) ? Optional.empty() : Optional.of(receiver.toString());
         this.outbox = outbox;
         this.transport = transport;
         this.signer = signer;
@@ -246,6 +250,10 @@ final class ReceiverWorker {
     private int claim(long now, int max) {
         removeDelivered();
         claimWanted = false;
+        if (now >= nextLookMillis) {
+            // An instance of an earlier release may still file events under the URL, until a rolling upgrade ends.
+            fullUrl.ifPresent(url -> outbox.refile(url, key));
+        }
         nextLookMillis = now + IDLE_LOOK.toMillis();
         List<PlantEvent> page = outbox.claim(key, now, max);
         page.forEach(this::send);

@@ -3,10 +3,13 @@ package dev.plantstore.webhooks;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.Webhooks;
+import dev.plantstore.core.jdbc.JdbcPlantStore;
 import dev.plantstore.sqlite.DurableSqlite;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.Sockets;
@@ -17,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,10 +40,18 @@ class ReceiverKeyTest {
         int port = Sockets.freePort();
         URI before = URI.create("http://alice:S3cretPw@127.0.0.1:" + port + "/hook?token=T0kenSecret");
         Path file = dir.resolve("plants.db");
-        try (PlantStore store = open(file, before)) {
+        var failed = new AtomicInteger();
+        try (PlantStore store = open(file, before, new WebhookListener() {
+            @Override
+            public void attempted(URI to, Outcome outcome) {
+                failed.incrementAndGet();
+            }
+        })) {
             for (long id = 1; id <= 5; id++) {
                 store.create(new NewPlant(id, "Plant " + id));
             }
+            // Each event's attempt has failed and is due again: none is left leased to this instance when it stops.
+            assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(20), () -> failed.get() >= 5));
         }
         for (Path written : filesOf(dir)) {
             String bytes = new String(Files.readAllBytes(written), StandardCharsets.ISO_8859_1);
@@ -58,9 +70,35 @@ class ReceiverKeyTest {
         }
     }
 
+    @Test
+    void eventsAnEarlierReleaseStillFilesUnderTheFullUrlReachTheReceiver(@TempDir Path dir) throws Exception {
+        try (var receiver = new WebhookReceiver()) {
+            URI withCredentials = URI.create(receiver.url().toString().replace("://", "://alice:S3cretPw@")
+                    + "?token=T0kenSecret");
+            Path file = dir.resolve("plants.db");
+            try (PlantStore store = open(file, withCredentials)) {
+                store.create(new NewPlant(1, "Plant 1"));
+                assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(20),
+                        () -> receiver.accepted().size() == 1), "the new release's own event arrived");
+                // An instance of the release before, beside this one in a rolling upgrade, files by the full URL.
+                try (var earlier = new JdbcPlantStore(DurableSqlite.dataSource(file), Duration.ofSeconds(5),
+                        CommitListener.NONE, List.of(withCredentials.toString()))) {
+                    earlier.create(new NewPlant(2, "Plant 2"));
+                    earlier.create(new NewPlant(3, "Plant 3"));
+                }
+                assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(20),
+                        () -> receiver.accepted().size() == 3), "the earlier release's events arrived too");
+            }
+        }
+    }
+
     private static PlantStore open(Path file, URI receiver) {
-        return PlantStore.jdbc(DurableSqlite.dataSource(file),
-                JdbcStoreSettings.defaults().withWebhooks(Webhooks.to(List.of(receiver), SECRET)));
+        return open(file, receiver, WebhookListener.NONE);
+    }
+
+    private static PlantStore open(Path file, URI receiver, WebhookListener listener) {
+        return PlantStore.jdbc(DurableSqlite.dataSource(file), JdbcStoreSettings.defaults()
+                .withWebhooks(Webhooks.to(List.of(receiver), SECRET).withListener(listener)));
     }
 
     private static List<Path> filesOf(Path dir) throws Exception {

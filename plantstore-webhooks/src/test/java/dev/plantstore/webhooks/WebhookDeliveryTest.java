@@ -236,6 +236,11 @@ class WebhookDeliveryTest {
             }
 
             @Override
+            public void refile(String fullUrl, String key) {
+                store.outbox().refile(fullUrl, key);
+            }
+
+            @Override
             public Backlog backlog(String receiver) {
                 return store.outbox().backlog(receiver);
             }

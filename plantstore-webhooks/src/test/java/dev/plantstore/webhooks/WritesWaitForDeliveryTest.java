@@ -166,6 +166,10 @@ class WritesWaitForDeliveryTest {
         }
 
         @Override
+        public void refile(String fullUrl, String key) {
+        }
+
+        @Override
         public Backlog backlog(String receiver) {
             return unsent.get();
         }

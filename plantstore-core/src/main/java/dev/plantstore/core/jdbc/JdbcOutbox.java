@@ -201,6 +201,19 @@ public final class JdbcOutbox implements Outbox {
                 + ", leased_until = 0 WHERE seq = ?", event.seq());
     }
 
+    @Override
+    public void refile(String fullUrl, String key) {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement update = connection.prepareStatement(
+                     "UPDATE webhook_outbox SET receiver = ? WHERE receiver = ? AND state = " + PENDING)) {
+            update.setString(1, key);
+            update.setString(2, fullUrl);
+            writeTurns.take(update::executeUpdate);
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the webhook outbox could not be written", e);
+        }
+    }
+
     private void update(String sql, long... parameters) {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement update = connection.prepareStatement(sql)) {

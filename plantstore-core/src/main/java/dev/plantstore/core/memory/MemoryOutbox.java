@@ -136,6 +136,11 @@ public final class MemoryOutbox implements Outbox {
         }
     }
 
+    /** Nothing to do: the memory store's events live as long as its process, which files them by key alone. */
+    @Override
+    public void refile(String fullUrl, String key) {
+    }
+
     @Override
     public synchronized void undeliverable(PlantEvent event) {
         Entry entry = pending.get(event.receiver()).remove(event.seq());

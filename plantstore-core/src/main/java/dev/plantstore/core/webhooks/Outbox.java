@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * The events waiting to be delivered, per receiver. A store records them together with the writes they report; a
- * {@link WebhookDelivery} worker claims them, tries them and reports back. Safe for concurrent use, and on PostgreSQL
+ * delivery claims them, tries them and reports back. Safe for concurrent use, and on PostgreSQL
  * for use by several processes at once.
  */
 public interface Outbox {
@@ -36,6 +36,12 @@ public interface Outbox {
 
     /** Keeps the event pending, counting the failed attempt, and due again at {@code atMillis}; ends its lease. */
     void retryAt(PlantEvent event, long atMillis);
+
+    /**
+     * Files under {@code key} the pending events recorded under {@code fullUrl}, the receiver's URL as releases before
+     * schema version 2 filed them: one of those still running beside this one during a rolling upgrade records them so.
+     */
+    void refile(String fullUrl, String key);
 
     /** Keeps the event, no longer pending: it is not tried again, and the next event of its plant id may go. */
     void undeliverable(PlantEvent event);
