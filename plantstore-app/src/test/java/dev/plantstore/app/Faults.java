@@ -146,8 +146,9 @@ final class Faults {
                 other.add(line);
             }
         }
-        // The start-up and stop lines are not the fault's.
+        // The start-up lines (the schema's creation among them) and the stop lines are not the fault's.
         other.removeIf(line -> line.contains("plantstore listening on") || line.contains("\"store ")
+                || line.contains("\"logger\":\"dev.plantstore.core.jdbc.Schema\"")
                 || line.contains("plantstore stopped"));
         assertTrue(other.size() <= FAULT_LINES, "at most " + FAULT_LINES
                 + " lines about the fault, not one per request or batch; there were " + other.size() + ":\n"
