@@ -23,6 +23,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -92,18 +94,22 @@ class PostgresSchemaMigrationTest {
      */
     @Test
     void twoMigrationsStartedTogetherRunTheStepOnce() throws Exception {
+        // A thread each: the common pool of a two-core machine may run the two one after the other.
+        ExecutorService migrators = Executors.newFixedThreadPool(2);
         try (Connection holder = DriverManager.getConnection(postgres.schemaUrl())) {
             holder.setAutoCommit(false);
             try (Statement statement = holder.createStatement()) {
                 statement.execute(Schema.LOCK);
             }
-            var first = CompletableFuture.supplyAsync(() -> JdbcSchema.migrate(dataSource));
-            var second = CompletableFuture.supplyAsync(() -> JdbcSchema.migrate(dataSource));
+            var first = CompletableFuture.supplyAsync(() -> JdbcSchema.migrate(dataSource), migrators);
+            var second = CompletableFuture.supplyAsync(() -> JdbcSchema.migrate(dataSource), migrators);
             awaitWaitingForTheLock(2);
             assertEquals(List.of(1), Version1Databases.recordedVersions(dataSource));
             holder.commit();
             assertEquals(new JdbcSchema.Migration(1, 2), first.get(WAIT.toSeconds(), TimeUnit.SECONDS));
             assertEquals(new JdbcSchema.Migration(1, 2), second.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        } finally {
+            migrators.shutdownNow();
         }
         assertEquals(List.of(1, 2), Version1Databases.recordedVersions(dataSource));
         Version1Databases.assertNoCredentialsInAnyTable(dataSource, Dialect.POSTGRESQL);
