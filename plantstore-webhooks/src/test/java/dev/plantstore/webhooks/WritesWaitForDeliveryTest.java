@@ -120,8 +120,9 @@ class WritesWaitForDeliveryTest {
         Transport answeredWhenTold = new Transport() {
             @Override
             public void send(PlantEvent event, SignedRequest request, Ended ended) {
-                sent.incrementAndGet();
+                // The answer is ready before the test can count the request as sent.
                 answers.add(() -> ended.ended(event, new Outcome.Answered(500)));
+                sent.incrementAndGet();
             }
 
             @Override
