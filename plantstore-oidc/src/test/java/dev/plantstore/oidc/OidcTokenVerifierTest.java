@@ -412,15 +412,16 @@ class OidcTokenVerifierTest {
     }
 
     @Test
-    void aKeySetLargerThanTheLimitIsNotReadPastItAndItsTokensAreUnavailable() {
+    void aKeySetLargerThanTheLimitIsNotReadPastItAndItsTokensAreUnavailable() throws InterruptedException {
         for (KeySetAnswer answer : List.of(KeySetAnswer.ENDLESS, KeySetAnswer.OVERSIZED)) {
             try (var huge = MisbehavingIdentityProvider.start();
                  var waiting = verifierOf(huge.issuer(), Clock.systemUTC())) {
                 huge.answerKeySet(answer);
                 assertInstanceOf(Verification.Unavailable.class, waiting.verify(huge.token("a", "plants:create")),
                         answer.name());
-                assertTrue(huge.keySetBytesSent() < 16 << 20, answer + ": the 64 MiB key set was read no further than "
-                        + "the 1 MiB limit and the connection's buffers; sent " + huge.keySetBytesSent());
+                assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20),
+                        () -> huge.keySetAnswersCutShort() == 1), answer + ": the verifier hung up before the 64 MiB "
+                        + "end; sent " + huge.keySetBytesSent());
             }
         }
     }

@@ -66,6 +66,7 @@ public final class MisbehavingIdentityProvider implements AutoCloseable {
     private final AtomicReference<String> namedKeySet = new AtomicReference<>();
     private final AtomicInteger keySetRequests = new AtomicInteger();
     private final AtomicLong keySetBytesSent = new AtomicLong();
+    private final AtomicInteger keySetAnswersCutShort = new AtomicInteger();
 
     private MisbehavingIdentityProvider() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -159,6 +160,14 @@ public final class MisbehavingIdentityProvider implements AutoCloseable {
         return keySetBytesSent.get();
     }
 
+    /**
+     * How many oversized key sets the client hung up on before their end. How many bytes it took first says little:
+     * the kernel may buffer tens of MiB on a loopback connection that nobody reads.
+     */
+    public int keySetAnswersCutShort() {
+        return keySetAnswersCutShort.get();
+    }
+
     @Override
     public void close() {
         server.stop(0);
@@ -216,10 +225,15 @@ public final class MisbehavingIdentityProvider implements AutoCloseable {
         byte[] spaces = new byte[64 << 10];
         Arrays.fill(spaces, (byte) ' ');
         long left = OVERSIZED_BYTES - start.length;
-        while (left > 0) {
-            int now = (int) Math.min(spaces.length, left);
-            send(body, Arrays.copyOf(spaces, now));
-            left -= now;
+        try {
+            while (left > 0) {
+                int now = (int) Math.min(spaces.length, left);
+                send(body, Arrays.copyOf(spaces, now));
+                left -= now;
+            }
+        } catch (IOException hungUp) {
+            keySetAnswersCutShort.incrementAndGet();
+            throw hungUp;
         }
     }
 
