@@ -5,6 +5,7 @@ import dev.plantstore.core.memory.InMemoryPlantStore;
 import dev.plantstore.core.memory.MemoryOutbox;
 import dev.plantstore.core.webhooks.DeliveringPlantStore;
 import dev.plantstore.core.webhooks.DeliveryProvider;
+import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -31,8 +32,23 @@ public interface PlantStore extends AutoCloseable {
      */
     CreateResult create(NewPlant plant);
 
+    /**
+     * As {@link #create(NewPlant)}, within the trace {@code trace}: a store that records webhook events keeps it with
+     * the event, so that the event's delivery joins the trace. Other stores ignore it.
+     */
+    default CreateResult create(NewPlant plant, TraceContext trace) {
+        Objects.requireNonNull(trace, "null trace");
+        return create(plant);
+    }
+
     /** Removes the plant with this id; {@code true} when there was one. A deleted id may be created again. */
     boolean delete(long id);
+
+    /** As {@link #delete(long)}, within the trace {@code trace}, as {@link #create(NewPlant, TraceContext)} says. */
+    default boolean delete(long id, TraceContext trace) {
+        Objects.requireNonNull(trace, "null trace");
+        return delete(id);
+    }
 
     /** The plant stored under this id, if any. */
     Optional<Plant> find(long id);

@@ -8,6 +8,7 @@ import dev.plantstore.core.webhooks.PlantEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,13 +48,17 @@ public abstract class PlantEventsContract {
 
     /** Every pending event of {@code receiver}, marking each delivered as it goes, in the order a worker gets them. */
     public static List<String> drain(Outbox outbox, String receiver) {
-        List<String> events = new ArrayList<>();
+        return drainEvents(outbox, receiver).stream().map(PlantEventsContract::describe).toList();
+    }
+
+    private static List<PlantEvent> drainEvents(Outbox outbox, String receiver) {
+        List<PlantEvent> events = new ArrayList<>();
         while (true) {
             List<PlantEvent> page = outbox.claim(receiver, Long.MAX_VALUE / 2, 7);
             if (page.isEmpty()) {
                 return events;
             }
-            page.forEach(event -> events.add(describe(event)));
+            events.addAll(page);
             outbox.delivered(page);
         }
     }
@@ -83,6 +88,59 @@ public abstract class PlantEventsContract {
         assertEquals(new Plant("Moss", null), page.get(1).plant());
         assertTrue(page.get(0).recordedAtMillis() > 0);
         assertEquals(RECEIVERS.get(0), page.get(0).receiver());
+    }
+
+    @Test
+    void eachEventKeepsTheTraceOfItsWrite() throws Exception {
+        EventStore events = open();
+        TraceContext createTrace = new TraceContext("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+                Optional.of("rojo=00f067aa0ba902b7,congo=t61rcWkgMzE"));
+        TraceContext deleteTrace = new TraceContext("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00",
+                Optional.empty());
+        events.store().create(new NewPlant(1, "Monstera"), createTrace);
+        events.store().delete(1, deleteTrace);
+        events.store().create(new NewPlant(2, "Fern"));
+        for (String receiver : RECEIVERS) {
+            Map<String, Optional<TraceContext>> traces = new TreeMap<>();
+            drainEvents(events.outbox(), receiver).forEach(event -> traces.put(describe(event), event.trace()));
+            assertEquals(Map.of("plant.created 1 Monstera", Optional.of(createTrace),
+                    "plant.deleted 1", Optional.of(deleteTrace),
+                    "plant.created 2 Fern", Optional.empty()), traces, receiver);
+        }
+    }
+
+    @Test
+    void concurrentWritesCommittedTogetherEachKeepTheirOwnTrace() throws Exception {
+        EventStore events = open();
+        int ids = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> writes = new ArrayList<>();
+            for (int write = 0; write < 8 * ids; write++) {
+                long id = write % ids;
+                boolean create = write / ids % 2 == 0;
+                TraceContext trace = traceNumbered(write);
+                writes.add(pool.submit(() -> create ? events.store().create(new NewPlant(id, "Plant"), trace)
+                        : events.store().delete(id, trace)));
+            }
+            for (Future<?> write : writes) {
+                write.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        List<PlantEvent> recorded = drainEvents(events.outbox(), RECEIVERS.get(0));
+        assertTrue(recorded.size() >= ids, "every id was created at least once: " + recorded.size());
+        for (PlantEvent event : recorded) {
+            int write = Integer.parseInt(event.trace().orElseThrow().traceparent().substring(3, 35));
+            assertEquals(write % ids, event.plantId(), describe(event) + " has the trace of write " + write);
+            assertEquals(write / ids % 2 == 0 ? PlantEvent.CREATED : PlantEvent.DELETED, event.type(),
+                    describe(event) + " has the trace of write " + write);
+        }
+    }
+
+    private static TraceContext traceNumbered(int number) {
+        return new TraceContext("00-%032d-00f067aa0ba902b7-01".formatted(number), Optional.empty());
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,9 +21,12 @@ import java.util.concurrent.Executors;
  */
 public final class WebhookReceiver implements AutoCloseable {
 
-    /** One request as received, and when ({@link System#nanoTime()}); {@code query} is its URL's, or empty. */
+    /**
+     * One request as received, and when ({@link System#nanoTime()}); {@code query} is its URL's, {@code traceparent}
+     * and {@code tracestate} its headers of those names; each empty when absent.
+     */
     public record Received(String id, String timestamp, String signature, String body, int answered,
-                           long arrivedAtNanos, String query) {
+                           long arrivedAtNanos, String query, String traceparent, String tracestate) {
 
         /** The event's {@code type}, read from the body. */
         public String type() {
@@ -112,7 +116,9 @@ public final class WebhookReceiver implements AutoCloseable {
         synchronized (this) {
             received.add(new Received(id, headers.getFirst("webhook-timestamp"),
                     headers.getFirst("webhook-signature"), body, answer, System.nanoTime(),
-                    exchange.getRequestURI().getRawQuery() == null ? "" : exchange.getRequestURI().getRawQuery()));
+                    exchange.getRequestURI().getRawQuery() == null ? "" : exchange.getRequestURI().getRawQuery(),
+                    Objects.toString(headers.getFirst("traceparent"), ""),
+                    Objects.toString(headers.getFirst("tracestate"), "")));
             if (answer >= 200 && answer < 300) {
                 acceptedCount++;
             }

@@ -4,10 +4,12 @@ import dev.plantstore.core.webhooks.Delivery;
 import dev.plantstore.core.webhooks.DeliveryProvider;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
+import io.opentelemetry.api.GlobalOpenTelemetry;
 
 /**
  * The delivery a store starts when it is given webhooks: over HTTP, through Jetty's client. Found by the store as a
- * service; not called directly.
+ * service; not called directly. Its attempts are traced by the {@link GlobalOpenTelemetry} registered when the store
+ * opens (none: spans that cost nothing, and requests that carry their write's trace context as it was recorded).
  */
 public final class HttpDeliveryProvider implements DeliveryProvider {
 
@@ -19,6 +21,6 @@ public final class HttpDeliveryProvider implements DeliveryProvider {
     @Override
     public Delivery start(Outbox outbox, DeliverySettings settings) {
         return WebhookDelivery.start(outbox, settings, receiver -> new JettyTransport(receiver,
-                WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE));
+                WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE), GlobalOpenTelemetry.getOrNoop());
     }
 }

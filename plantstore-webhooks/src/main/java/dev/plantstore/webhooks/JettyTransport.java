@@ -97,10 +97,15 @@ final class JettyTransport implements Transport {
         client.newRequest(target)
                 .method(HttpMethod.POST)
                 .timeout(Math.max(1, answer.deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)
-                .headers(headers -> headers
-                        .put("webhook-id", request.id())
-                        .put("webhook-timestamp", Long.toString(request.timestampSeconds()))
-                        .put("webhook-signature", request.signature()))
+                .headers(headers -> {
+                    headers.put("webhook-id", request.id())
+                            .put("webhook-timestamp", Long.toString(request.timestampSeconds()))
+                            .put("webhook-signature", request.signature());
+                    request.trace().ifPresent(trace -> {
+                        headers.put(AttemptSpans.TRACEPARENT, trace.traceparent());
+                        trace.tracestate().ifPresent(state -> headers.put(AttemptSpans.TRACESTATE, state));
+                    });
+                })
                 .body(new BytesRequestContent("application/json", request.body()))
                 .send(answer);
     }

@@ -4,6 +4,7 @@ import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,6 +57,7 @@ final class ReceiverWorker {
     private final Outbox outbox;
     private final Transport transport;
     private final WebhookSigner signer;
+    private final AttemptSpans spans;
     private final RetryPolicy retries;
     private final WebhookListener listener;
     private final WritePacing pacing = new WritePacing();
@@ -88,9 +90,10 @@ final class ReceiverWorker {
     }
 
     ReceiverWorker(URI receiver, Outbox outbox, Transport transport, WebhookSigner signer, RetryPolicy retries,
-                   WebhookListener listener) {
+                   WebhookListener listener, OpenTelemetry openTelemetry) {
         this.receiver = receiver;
         this.key = DeliverySettings.receiverKey(receiver);
+        this.spans = new AttemptSpans(openTelemetry, receiver, key);
         this.fullUrl = receiver.toString().equals(key) ? Optional.empty() : Optional.of(receiver.toString());
         this.outbox = outbox;
         this.transport = transport;
@@ -320,14 +323,16 @@ final class ReceiverWorker {
      */
     private void send(PlantEvent event) {
         inFlight.incrementAndGet();
+        AttemptSpans.Attempt attempt = spans.begin(event);
         var once = new AtomicBoolean();
         Transport.Ended end = (sent, outcome) -> {
             if (once.compareAndSet(false, true)) {
+                AttemptSpans.end(attempt.span(), outcome);
                 attemptEnded(sent, outcome);
             }
         };
         try {
-            transport.send(event, signer.request(event), end);
+            transport.send(event, signer.request(event, attempt.sent()), end);
         } catch (RuntimeException | Error e) {
             end.ended(event, new Transport.Outcome.Failed(JettyTransport.describe(e)));
         }
@@ -392,7 +397,7 @@ final class ReceiverWorker {
         if (retries.givesUp(event.retryFromMillis(), now)) {
             outbox.undeliverable(event);
             tell(WebhookListener.Outcome.UNDELIVERABLE);
-            LOG.log(System.Logger.Level.ERROR, "webhooks to " + key + ": event msg_" + event.seq() + " ("
+            LOG.log(System.Logger.Level.ERROR, "webhooks to " + key + ": event " + WebhookSigner.messageId(event) + " ("
                     + event.type() + " of plant " + event.plantId() + ") is undeliverable after "
                     + (event.attempts() + 1) + " attempts over " + retries.retryPeriod()
                     + " (last: " + attempt.reason() + "); it is kept in the outbox, no longer retried");

@@ -4,6 +4,7 @@ import dev.plantstore.core.webhooks.Delivery;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -32,8 +33,12 @@ final class WebhookDelivery implements Delivery {
     private WebhookDelivery() {
     }
 
-    /** Starts a worker per receiver of {@code settings}, each sending through what {@code transports} makes. */
-    static WebhookDelivery start(Outbox outbox, DeliverySettings settings, Function<URI, Transport> transports) {
+    /**
+     * Starts a worker per receiver of {@code settings}, each sending through what {@code transports} makes, its
+     * attempts traced by {@code openTelemetry}.
+     */
+    static WebhookDelivery start(Outbox outbox, DeliverySettings settings, Function<URI, Transport> transports,
+                                 OpenTelemetry openTelemetry) {
         Objects.requireNonNull(outbox, "null outbox");
         var delivery = new WebhookDelivery();
         var signer = new WebhookSigner(settings.secrets());
@@ -41,7 +46,7 @@ final class WebhookDelivery implements Delivery {
         try {
             for (URI receiver : settings.receivers()) {
                 delivery.workers.put(DeliverySettings.receiverKey(receiver), new ReceiverWorker(receiver, outbox,
-                        transports.apply(receiver), signer, retries, settings.listener()));
+                        transports.apply(receiver), signer, retries, settings.listener(), openTelemetry));
             }
         } catch (RuntimeException e) {
             delivery.close();

@@ -1,11 +1,13 @@
 package dev.plantstore.webhooks;
 
+import dev.plantstore.core.TraceContext;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.StringJoiner;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -23,11 +25,16 @@ final class WebhookSigner {
     }
 
     /** The request of one attempt at {@code event}: its id, the time now, the body and their signatures. */
-    SignedRequest request(PlantEvent event) {
-        String id = "msg_" + event.seq();
+    SignedRequest request(PlantEvent event, Optional<TraceContext> trace) {
+        String id = messageId(event);
         byte[] body = WebhookBody.of(event);
         long timestamp = System.currentTimeMillis() / 1_000;
-        return new SignedRequest(id, timestamp, sign(id, timestamp, body), body);
+        return new SignedRequest(id, timestamp, sign(id, timestamp, body), body, trace);
+    }
+
+    /** The event's {@code webhook-id}, the same on every attempt, by which a receiver tells a retry from news. */
+    static String messageId(PlantEvent event) {
+        return "msg_" + event.seq();
     }
 
     String sign(String id, long timestampSeconds, byte[] body) {

@@ -82,7 +82,8 @@ class AttemptDeadlineTest {
 
     private CompletableFuture<Transport.Outcome> send(PlantEvent event) {
         var outcome = new CompletableFuture<Transport.Outcome>();
-        transport.send(event, new SignedRequest("msg_1", AT / 1000, "v1,x", new byte[(int) event.plantId()]),
+        transport.send(event, new SignedRequest("msg_1", AT / 1000, "v1,x", new byte[(int) event.plantId()],
+                        Optional.empty()),
                 (sent, ended) -> outcome.complete(ended));
         return outcome;
     }
@@ -94,7 +95,8 @@ class AttemptDeadlineTest {
 
     /** An event whose request body is {@code bytes} long: the test sends a body of its plant id's length. */
     private static PlantEvent event(long bytes) {
-        return new PlantEvent(1, "r", bytes, PlantEvent.CREATED, new Plant("Fern", null), AT, 0, 0, AT);
+        return new PlantEvent(1, "r", bytes, PlantEvent.CREATED, new Plant("Fern", null), AT, 0, 0, AT,
+                Optional.empty());
     }
 
     /** Answers a TLS client with one byte of a handshake record every 200 ms, the way a slow attacker would. */

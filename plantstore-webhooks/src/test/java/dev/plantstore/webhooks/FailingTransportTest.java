@@ -12,6 +12,7 @@ import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
 import dev.plantstore.testkit.Poll;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -62,7 +63,7 @@ class FailingTransportTest {
         for (long id = 1; id <= events; id++) {
             memory.create(new NewPlant(id, "Plant " + id));
         }
-        var delivery = WebhookDelivery.start(outbox, settings, to -> throwsThenWorks);
+        var delivery = WebhookDelivery.start(outbox, settings, to -> throwsThenWorks, OpenTelemetry.noop());
         outbox.handEventsTo(delivery);
         try (var store = new DeliveringPlantStore(memory, delivery)) {
             assertTrue(Poll.until(Duration.ofSeconds(60), Duration.ofMillis(20), () -> delivered.size() == events),

@@ -15,6 +15,7 @@ import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.ScriptedReceiver;
 import dev.plantstore.testkit.ScriptedReceiver.Answer;
 import dev.plantstore.testkit.ScriptedReceiver.Then;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -53,7 +54,7 @@ class HostileReceiversTest {
         var settings = new DeliverySettings(List.of(receiver.url()), WebhookSecrets.parse(SECRET),
                 WebhookListener.NONE, Duration.ofHours(72), Duration.ofMillis(20));
         var delivery = WebhookDelivery.start(outbox, settings,
-                to -> new JettyTransport(to, WebhookDelivery.IN_FLIGHT, DEADLINE));
+                to -> new JettyTransport(to, WebhookDelivery.IN_FLIGHT, DEADLINE), OpenTelemetry.noop());
         outbox.handEventsTo(delivery);
         store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
     }

@@ -235,9 +235,10 @@ class JettyTransportTest {
     }
 
     private void send(JettyTransport transport, long seq) {
-        var event = new PlantEvent(seq, "receiver", seq, PlantEvent.CREATED, new Plant("Plant", null), 0, 0, 0, 0);
+        var event = new PlantEvent(seq, "receiver", seq, PlantEvent.CREATED, new Plant("Plant", null), 0, 0, 0, 0,
+                Optional.empty());
         transport.send(event, new SignedRequest("msg_" + seq, 0, "v1,x",
-                        ("event " + seq).getBytes(StandardCharsets.ISO_8859_1)),
+                        ("event " + seq).getBytes(StandardCharsets.ISO_8859_1), Optional.empty()),
                 (sent, outcome) -> outcomes.put(sent.seq(), outcome));
     }
 

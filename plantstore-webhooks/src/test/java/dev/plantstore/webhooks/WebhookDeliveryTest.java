@@ -18,6 +18,7 @@ import dev.plantstore.core.webhooks.WebhookSecrets;
 import dev.plantstore.sqlite.DurableSqlite;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.WebhookReceiver;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -77,7 +78,8 @@ class WebhookDeliveryTest {
     /** A memory store whose events go to the receiver, retried after 20 ms at first, for {@code retryPeriod}. */
     private PlantStore store(Duration retryPeriod) {
         var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
-        var delivery = WebhookDelivery.start(outbox, settings(receiver.url(), retryPeriod), WebhookDeliveryTest::jetty);
+        var delivery = WebhookDelivery.start(outbox, settings(receiver.url(), retryPeriod), WebhookDeliveryTest::jetty,
+                OpenTelemetry.noop());
         outbox.handEventsTo(delivery);
         PlantStore store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
         stores.add(store);
@@ -169,7 +171,7 @@ class WebhookDeliveryTest {
         receiver.answer(500);
         var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
         var delivery = WebhookDelivery.start(outbox, settings(receiver.url(), Duration.ofMillis(300)),
-                WebhookDeliveryTest::jetty);
+                WebhookDeliveryTest::jetty, OpenTelemetry.noop());
         outbox.handEventsTo(delivery);
         try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
             store.create(new NewPlant(1, "Monstera"));
@@ -264,7 +266,7 @@ class WebhookDeliveryTest {
             store.create(new NewPlant(id, "Plant " + id));
         }
         var delivery = WebhookDelivery.start(countingClaims, settings(down, Duration.ofHours(72)),
-                WebhookDeliveryTest::jetty);
+                WebhookDeliveryTest::jetty, OpenTelemetry.noop());
         PlantStore delivering = new DeliveringPlantStore(store, delivery);
         try {
             assertTrue(Poll.until(WAIT, LOOK, () -> claimSizes.stream().filter(size -> size > 0).count() >= 6),

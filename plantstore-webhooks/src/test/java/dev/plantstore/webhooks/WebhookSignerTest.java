@@ -8,6 +8,7 @@ import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** What goes on the wire: the signature, the body and the back-off between attempts. */
@@ -54,12 +55,14 @@ class WebhookSignerTest {
         long at = java.time.Instant.parse("2026-11-23T10:00:00Z").toEpochMilli();
         assertEquals("{\"type\":\"plant.created\",\"timestamp\":\"2026-11-23T10:00:00.000Z\","
                         + "\"data\":{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}}",
-                body(new PlantEvent(1, "r", 1, PlantEvent.CREATED, new Plant("Monstera", "aroid"), at, 0, 0, at)));
+                body(new PlantEvent(1, "r", 1, PlantEvent.CREATED, new Plant("Monstera", "aroid"), at, 0, 0, at,
+                        Optional.empty())));
         assertEquals("{\"type\":\"plant.deleted\",\"timestamp\":\"2026-11-23T10:00:00.000Z\",\"data\":{\"id\":-7}}",
-                body(new PlantEvent(2, "r", -7, PlantEvent.DELETED, null, at, 0, 0, at)));
+                body(new PlantEvent(2, "r", -7, PlantEvent.DELETED, null, at, 0, 0, at, Optional.empty())));
         assertEquals("{\"type\":\"plant.created\",\"timestamp\":\"2026-11-23T10:00:00.000Z\","
                         + "\"data\":{\"id\":3,\"name\":\"a\\\"b\\\\c\\n\\u0001é\"}}",
-                body(new PlantEvent(3, "r", 3, PlantEvent.CREATED, new Plant("a\"b\\c\n\u0001é", null), at, 0, 0, at)));
+                body(new PlantEvent(3, "r", 3, PlantEvent.CREATED, new Plant("a\"b\\c\n\u0001é", null), at, 0, 0, at,
+                        Optional.empty())));
     }
 
     private static String body(PlantEvent event) {

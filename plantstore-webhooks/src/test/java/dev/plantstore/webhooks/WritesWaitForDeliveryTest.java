@@ -9,6 +9,7 @@ import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
 import dev.plantstore.testkit.Poll;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -131,7 +132,7 @@ class WritesWaitForDeliveryTest {
         };
         worker = new ReceiverWorker(URI.create("http://127.0.0.1:9/"), new StubOutbox(), answeredWhenTold,
                 new WebhookSigner(WebhookSecrets.parse(SECRET)),
-                new RetryPolicy(Duration.ofSeconds(1), Duration.ofHours(72)), listener);
+                new RetryPolicy(Duration.ofSeconds(1), Duration.ofHours(72)), listener, OpenTelemetry.noop());
         worker.start();
         assertTrue(Poll.until(WAIT, LOOK, () -> turns.get() > 0), "the worker took a turn");
     }
@@ -144,7 +145,7 @@ class WritesWaitForDeliveryTest {
             List<PlantEvent> claimed = new ArrayList<>();
             for (long seq = 1; seq <= Math.min(max, eventsToClaim); seq++) {
                 claimed.add(new PlantEvent(seq, receiver, seq, PlantEvent.CREATED, new Plant("Fern", null), nowMillis,
-                        0, nowMillis + LEASE.toMillis(), nowMillis));
+                        0, nowMillis + LEASE.toMillis(), nowMillis, Optional.empty()));
             }
             eventsToClaim = 0;
             return claimed;

@@ -1,6 +1,7 @@
 package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.Plant;
+import dev.plantstore.core.TraceContext;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The SQL of one group-commit transaction: lock the batch's ids, read what they hold, apply the writes in the order
@@ -21,12 +23,15 @@ abstract sealed class BatchSql permits PostgresBatchSql, SqliteBatchSql {
     /** One write as the database applies it. */
     sealed interface Op permits InsertIfAbsent, Delete {
         long id();
+
+        /** The trace of the write, which its event keeps. */
+        Optional<TraceContext> trace();
     }
 
-    record InsertIfAbsent(long id, Plant plant) implements Op {
+    record InsertIfAbsent(long id, Plant plant, Optional<TraceContext> trace) implements Op {
     }
 
-    record Delete(long id) implements Op {
+    record Delete(long id, Optional<TraceContext> trace) implements Op {
     }
 
     private static final String INSERT = "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?)";

@@ -1,6 +1,7 @@
 package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.Plant;
+import dev.plantstore.core.TraceContext;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.RecordedEvents;
@@ -10,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a batch adds to its transaction to record webhook events in {@code webhook_outbox}: one row per receiver for
@@ -22,7 +24,8 @@ final class EventSql {
 
     /** The columns that make a {@link PlantEvent}, as {@link #readEvents} reads them. */
     static final String EVENT_COLUMNS =
-            "seq, receiver, plant_id, type, name, tag, recorded_at, attempts, leased_until, retry_from";
+            "seq, receiver, plant_id, type, name, tag, recorded_at, attempts, leased_until, retry_from, traceparent, "
+            + "tracestate";
 
     /**
      * An event is leased to the process that records it, to be sent from memory, unless an earlier event of its plant
@@ -34,25 +37,31 @@ final class EventSql {
 
     /**
      * PostgreSQL's round with events: each write is one data-modifying statement whose {@code RETURNING} rows (only
-     * the rows really inserted or deleted) feed the event insert, so the batch stays one round trip.
+     * the rows really inserted or deleted) feed the event insert, so the batch stays one round trip. A row returned
+     * finds its write's trace by id, which a round holds once.
      */
     private static final String POSTGRES_ROUND = "; WITH stored AS (INSERT INTO plants (id, name, tag) "
             + "SELECT id, name, tag FROM unnest(?::bigint[], ?::text[], ?::text[]) AS added (id, name, tag) "
             + "ON CONFLICT (id) DO NOTHING RETURNING id, name, tag) "
-            + "INSERT INTO webhook_outbox (receiver, plant_id, type, name, tag, recorded_at, leased_until) "
-            + "SELECT receiver, id, '" + PlantEvent.CREATED + "', name, tag, ?, "
-            + LEASE_UNLESS_BEHIND.formatted("receivers.receiver", "stored.id", "receivers.lease") + " FROM stored "
+            + "INSERT INTO webhook_outbox (receiver, plant_id, type, name, tag, recorded_at, leased_until, "
+            + "traceparent, tracestate) SELECT receiver, id, '" + PlantEvent.CREATED + "', name, tag, ?, "
+            + LEASE_UNLESS_BEHIND.formatted("receivers.receiver", "stored.id", "receivers.lease") + ", "
+            + "traces.traceparent, traces.tracestate FROM stored "
+            + "JOIN unnest(?::bigint[], ?::text[], ?::text[]) AS traces (id, traceparent, tracestate) USING (id) "
             + "CROSS JOIN unnest(?::text[], ?::bigint[]) AS receivers (receiver, lease) "
             + "RETURNING " + EVENT_COLUMNS + "; "
             + "WITH removed AS (DELETE FROM plants WHERE id = ANY (?::bigint[]) RETURNING id) "
-            + "INSERT INTO webhook_outbox (receiver, plant_id, type, recorded_at, leased_until) "
-            + "SELECT receiver, id, '" + PlantEvent.DELETED + "', ?, "
-            + LEASE_UNLESS_BEHIND.formatted("receivers.receiver", "removed.id", "receivers.lease") + " FROM removed "
+            + "INSERT INTO webhook_outbox (receiver, plant_id, type, recorded_at, leased_until, traceparent, "
+            + "tracestate) SELECT receiver, id, '" + PlantEvent.DELETED + "', ?, "
+            + LEASE_UNLESS_BEHIND.formatted("receivers.receiver", "removed.id", "receivers.lease") + ", "
+            + "traces.traceparent, traces.tracestate FROM removed "
+            + "JOIN unnest(?::bigint[], ?::text[], ?::text[]) AS traces (id, traceparent, tracestate) USING (id) "
             + "CROSS JOIN unnest(?::text[], ?::bigint[]) AS receivers (receiver, lease) RETURNING " + EVENT_COLUMNS;
 
     private static final String INSERT_EVENT = "INSERT INTO webhook_outbox "
-            + "(receiver, plant_id, type, name, tag, recorded_at, leased_until) SELECT ?1, ?2, ?3, ?4, ?5, ?6, "
-            + LEASE_UNLESS_BEHIND.formatted("?1", "?2", "?7") + " RETURNING " + EVENT_COLUMNS;
+            + "(receiver, plant_id, type, name, tag, recorded_at, leased_until, traceparent, tracestate) "
+            + "SELECT ?1, ?2, ?3, ?4, ?5, ?6, " + LEASE_UNLESS_BEHIND.formatted("?1", "?2", "?7") + ", ?8, ?9 "
+            + "RETURNING " + EVENT_COLUMNS;
 
     private final List<String> receivers;
     private volatile RecordedEvents recorded = RecordedEvents.NONE;
@@ -93,7 +102,23 @@ final class EventSql {
             Plant plant = name == null ? null : new Plant(name, rows.getString(6));
             long recordedAt = rows.getLong(7);
             events.add(new PlantEvent(rows.getLong(1), rows.getString(2), rows.getLong(3), rows.getString(4), plant,
-                    recordedAt, rows.getInt(8), rows.getLong(9), Math.max(recordedAt, rows.getLong(10))));
+                    recordedAt, rows.getInt(8), rows.getLong(9), Math.max(recordedAt, rows.getLong(10)),
+                    traceOf(rows.getString(11), rows.getString(12))));
+        }
+    }
+
+    /**
+     * The trace kept in the two columns; none when a release that did not keep traces recorded the event, or what the
+     * columns hold is not a trace context (only this class writes them, and only from a valid one).
+     */
+    private static Optional<TraceContext> traceOf(String traceparent, String tracestate) {
+        if (traceparent == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new TraceContext(traceparent, Optional.ofNullable(tracestate)));
+        } catch (IllegalArgumentException notATrace) {
+            return Optional.empty();
         }
     }
 
@@ -112,24 +137,31 @@ final class EventSql {
             this.leasedUntilMillis = leasedUntilMillis;
         }
 
-        /** Binds the created events' parameters after a round's inserts; returns the next parameter's index. */
-        int bindCreated(Connection connection, PreparedStatement statement, int next) throws SQLException {
-            return bindEvents(connection, statement, next);
-        }
-
-        /** Binds the deleted events' parameters after a round's deletes; returns the next parameter's index. */
-        int bindDeleted(Connection connection, PreparedStatement statement, int next) throws SQLException {
-            return bindEvents(connection, statement, next);
-        }
-
-        private int bindEvents(Connection connection, PreparedStatement statement, int next) throws SQLException {
+        /**
+         * Binds the events' parameters after a round's inserts, or after its deletes: {@code writes} are that
+         * round's of the kind. Returns the next parameter's index.
+         */
+        int bindEvents(Connection connection, PreparedStatement statement, int next,
+                       List<? extends BatchSql.Op> writes) throws SQLException {
             if (!records()) {
                 return next;
             }
+            Long[] ids = new Long[writes.size()];
+            String[] traceparents = new String[writes.size()];
+            String[] tracestates = new String[writes.size()];
+            for (int i = 0; i < ids.length; i++) {
+                BatchSql.Op write = writes.get(i);
+                ids[i] = write.id();
+                traceparents[i] = write.trace().map(TraceContext::traceparent).orElse(null);
+                tracestates[i] = write.trace().flatMap(TraceContext::tracestate).orElse(null);
+            }
             statement.setLong(next, recordedAtMillis);
-            statement.setArray(next + 1, connection.createArrayOf("text", receivers.toArray()));
-            statement.setArray(next + 2, connection.createArrayOf("int8", leasedUntilMillis));
-            return next + 3;
+            statement.setArray(next + 1, connection.createArrayOf("int8", ids));
+            statement.setArray(next + 2, connection.createArrayOf("text", traceparents));
+            statement.setArray(next + 3, connection.createArrayOf("text", tracestates));
+            statement.setArray(next + 4, connection.createArrayOf("text", receivers.toArray()));
+            statement.setArray(next + 5, connection.createArrayOf("int8", leasedUntilMillis));
+            return next + 6;
         }
 
         /** Reads the events a statement's results after the current one returned, to the last result. */
@@ -176,20 +208,20 @@ final class EventSql {
             }
 
             /** The plant was stored: {@code changed} rows say whether it was. */
-            void created(int changed, long id, Plant plant) throws SQLException {
+            void created(int changed, BatchSql.InsertIfAbsent insert) throws SQLException {
                 if (changed > 0) {
-                    record(PlantEvent.CREATED, id, plant);
+                    record(PlantEvent.CREATED, insert.id(), insert.plant(), insert.trace());
                 }
             }
 
-            /** A delete of {@code id} removed {@code changed} rows. */
-            void deleted(int changed, long id) throws SQLException {
+            /** A delete removed {@code changed} rows. */
+            void deleted(int changed, BatchSql.Op delete) throws SQLException {
                 if (changed > 0) {
-                    record(PlantEvent.DELETED, id, null);
+                    record(PlantEvent.DELETED, delete.id(), null, delete.trace());
                 }
             }
 
-            private void record(String type, long id, Plant plant) throws SQLException {
+            private void record(String type, long id, Plant plant, Optional<TraceContext> trace) throws SQLException {
                 if (!records()) {
                     return;
                 }
@@ -204,6 +236,8 @@ final class EventSql {
                     insert.setString(5, plant == null ? null : plant.tag());
                     insert.setLong(6, recordedAtMillis);
                     insert.setLong(7, leasedUntilMillis[i]);
+                    insert.setString(8, trace.map(TraceContext::traceparent).orElse(null));
+                    insert.setString(9, trace.flatMap(TraceContext::tracestate).orElse(null));
                     try (ResultSet rows = insert.executeQuery()) {
                         readEvents(rows, written);
                     }

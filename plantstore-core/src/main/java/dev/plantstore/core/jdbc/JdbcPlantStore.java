@@ -6,6 +6,7 @@ import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.TraceContext;
 import dev.plantstore.core.webhooks.RecordedEvents;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -132,12 +133,23 @@ public final class JdbcPlantStore implements PlantStore {
     @Override
     public CreateResult create(NewPlant plant) {
         Objects.requireNonNull(plant, "null plant");
-        return writer.submit(new Write.Create(plant, new CompletableFuture<>()));
+        return writer.submit(new Write.Create(plant, Optional.empty(), new CompletableFuture<>()));
+    }
+
+    @Override
+    public CreateResult create(NewPlant plant, TraceContext trace) {
+        Objects.requireNonNull(plant, "null plant");
+        return writer.submit(new Write.Create(plant, Optional.of(trace), new CompletableFuture<>()));
     }
 
     @Override
     public boolean delete(long id) {
-        return writer.submit(new Write.Remove(id, new CompletableFuture<>()));
+        return writer.submit(new Write.Remove(id, Optional.empty(), new CompletableFuture<>()));
+    }
+
+    @Override
+    public boolean delete(long id, TraceContext trace) {
+        return writer.submit(new Write.Remove(id, Optional.of(trace), new CompletableFuture<>()));
     }
 
     @Override

@@ -110,24 +110,28 @@ final class PostgresBatchSql extends BatchSql {
     /** Binds one round's inserts (ids, names, tags) and deletes (ids); returns the next parameter's index. */
     private static int bindRound(Connection connection, PreparedStatement statement, int first, List<Op> round,
                                  EventSql.Batch events) throws SQLException {
+        List<Op> inserts = new ArrayList<>();
         List<Long> insertIds = new ArrayList<>();
         List<String> names = new ArrayList<>();
         List<String> tags = new ArrayList<>();
+        List<Op> deletes = new ArrayList<>();
         List<Long> deleteIds = new ArrayList<>();
         for (Op op : round) {
             if (op instanceof InsertIfAbsent insert) {
+                inserts.add(insert);
                 insertIds.add(insert.id());
                 names.add(insert.plant().name());
                 tags.add(insert.plant().tag());
             } else {
+                deletes.add(op);
                 deleteIds.add(op.id());
             }
         }
         statement.setArray(first, connection.createArrayOf("int8", insertIds.toArray()));
         statement.setArray(first + 1, connection.createArrayOf("text", names.toArray()));
         statement.setArray(first + 2, connection.createArrayOf("text", tags.toArray()));
-        int next = events.bindCreated(connection, statement, first + 3);
+        int next = events.bindEvents(connection, statement, first + 3, inserts);
         statement.setArray(next, connection.createArrayOf("int8", deleteIds.toArray()));
-        return events.bindDeleted(connection, statement, next + 1);
+        return events.bindEvents(connection, statement, next + 1, deletes);
     }
 }

@@ -20,7 +20,7 @@ import javax.sql.DataSource;
  *
  * <p>A migrator of our own rather than Flyway: the library is JDK-only, and Flyway would bring a dependency of several
  * megabytes, a history table of its own in the user's database beside {@code plantstore_schema} (which the releases
- * out there already read), and, for SQLite and PostgreSQL, database modules of its own; two steps need none of that.
+ * out there already read), and, for SQLite and PostgreSQL, database modules of its own; three steps need none of that.
  *
  * <p>Each step runs in one transaction that also records it, so a step interrupted at any point (the process killed,
  * the connection lost) leaves the version before it, and the next run does it again. On PostgreSQL the transaction
@@ -53,7 +53,8 @@ public final class Schema {
         void run(Statement statement, Dialect dialect) throws SQLException;
     }
 
-    private static final List<Step> STEPS = List.of(Schema::createVersion1, Schema::toVersion2);
+    private static final List<Step> STEPS = List.of(Schema::createVersion1, Schema::toVersion2,
+            (statement, dialect) -> toVersion3(statement));
 
     /** This release's version. */
     static final int VERSION = STEPS.size();
@@ -217,6 +218,16 @@ public final class Schema {
         if (dialect == Dialect.SQLITE) {
             keyPlantsByRowId(statement);
         }
+    }
+
+    /**
+     * Each event keeps the trace context of its write. Nullable columns added without a default change no row, so the
+     * step takes no time at any size, and a release of version 2 still running beside this one during a rolling
+     * upgrade goes on recording events, without a trace.
+     */
+    private static void toVersion3(Statement statement) throws SQLException {
+        statement.execute("ALTER TABLE webhook_outbox ADD COLUMN traceparent TEXT");
+        statement.execute("ALTER TABLE webhook_outbox ADD COLUMN tracestate TEXT");
     }
 
     private static void redactReceivers(Statement statement) throws SQLException {

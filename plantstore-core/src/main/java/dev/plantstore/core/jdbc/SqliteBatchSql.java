@@ -51,10 +51,10 @@ final class SqliteBatchSql extends BatchSql {
                         insert.setLong(1, added.id());
                         insert.setString(2, added.plant().name());
                         insert.setString(3, added.plant().tag());
-                        recorder.created(insert.executeUpdate(), added.id(), added.plant());
+                        recorder.created(insert.executeUpdate(), added);
                     } else {
                         delete.setLong(1, op.id());
-                        recorder.deleted(delete.executeUpdate(), op.id());
+                        recorder.deleted(delete.executeUpdate(), op);
                     }
                 }
             }

@@ -3,7 +3,9 @@ package dev.plantstore.core.jdbc;
 import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
+import dev.plantstore.core.TraceContext;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** Something for the {@link GroupCommitWriter} to do, and the caller waiting for its outcome. */
@@ -22,7 +24,8 @@ sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.Stop {
         BatchSql.Op op();
     }
 
-    record Create(NewPlant plant, CompletableFuture<CreateResult> result) implements PlantWrite<CreateResult> {
+    record Create(NewPlant plant, Optional<TraceContext> trace, CompletableFuture<CreateResult> result)
+            implements PlantWrite<CreateResult> {
         @Override
         public long id() {
             return plant.id();
@@ -41,11 +44,12 @@ sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.Stop {
 
         @Override
         public BatchSql.Op op() {
-            return new BatchSql.InsertIfAbsent(plant.id(), plant.plant());
+            return new BatchSql.InsertIfAbsent(plant.id(), plant.plant(), trace);
         }
     }
 
-    record Remove(long id, CompletableFuture<Boolean> result) implements PlantWrite<Boolean> {
+    record Remove(long id, Optional<TraceContext> trace, CompletableFuture<Boolean> result)
+            implements PlantWrite<Boolean> {
         @Override
         public Boolean applyTo(Map<Long, Plant> rows) {
             return rows.remove(id) != null;
@@ -53,7 +57,7 @@ sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.Stop {
 
         @Override
         public BatchSql.Op op() {
-            return new BatchSql.Delete(id);
+            return new BatchSql.Delete(id, trace);
         }
     }
 

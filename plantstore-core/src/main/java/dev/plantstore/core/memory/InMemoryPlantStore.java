@@ -4,6 +4,7 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.TraceContext;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.util.Objects;
 import java.util.Optional;
@@ -52,6 +53,15 @@ public final class InMemoryPlantStore implements PlantStore {
 
     @Override
     public CreateResult create(NewPlant newPlant) {
+        return create(newPlant, Optional.empty());
+    }
+
+    @Override
+    public CreateResult create(NewPlant newPlant, TraceContext trace) {
+        return create(newPlant, Optional.of(trace));
+    }
+
+    private CreateResult create(NewPlant newPlant, Optional<TraceContext> trace) {
         Objects.requireNonNull(newPlant, "null newPlant");
         if (outbox == null) {
             return put(newPlant);
@@ -61,7 +71,7 @@ public final class InMemoryPlantStore implements PlantStore {
             outbox.ensureRoom();
             CreateResult result = put(newPlant);
             if (result instanceof CreateResult.Created created) {
-                outbox.record(PlantEvent.CREATED, newPlant.id(), created.plant());
+                outbox.record(PlantEvent.CREATED, newPlant.id(), created.plant(), trace);
             }
             return result;
         }
@@ -82,6 +92,15 @@ public final class InMemoryPlantStore implements PlantStore {
 
     @Override
     public boolean delete(long id) {
+        return delete(id, Optional.empty());
+    }
+
+    @Override
+    public boolean delete(long id, TraceContext trace) {
+        return delete(id, Optional.of(trace));
+    }
+
+    private boolean delete(long id, Optional<TraceContext> trace) {
         if (outbox == null) {
             return plants.remove(id) != null;
         }
@@ -90,7 +109,7 @@ public final class InMemoryPlantStore implements PlantStore {
             outbox.ensureRoom();
             boolean removed = plants.remove(id) != null;
             if (removed) {
-                outbox.record(PlantEvent.DELETED, id, null);
+                outbox.record(PlantEvent.DELETED, id, null, trace);
             }
             return removed;
         }

@@ -2,6 +2,7 @@ package dev.plantstore.core.memory;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.TraceContext;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.RecordedEvents;
@@ -78,13 +79,13 @@ public final class MemoryOutbox implements Outbox {
     }
 
     /** Records one event for every receiver; the caller holds the plant id's lock, so events of an id keep order. */
-    void record(String type, long plantId, Plant plant) {
+    void record(String type, long plantId, Plant plant, Optional<TraceContext> trace) {
         long now = System.currentTimeMillis();
         synchronized (this) {
             for (var receiver : pending.entrySet()) {
                 long seq = ++lastSeq;
                 receiver.getValue().put(seq,
-                        new Entry(new PlantEvent(seq, receiver.getKey(), plantId, type, plant, now, 0, 0, now)));
+                        new Entry(new PlantEvent(seq, receiver.getKey(), plantId, type, plant, now, 0, 0, now, trace)));
             }
         }
         recorded.committed(List.of(), true);
@@ -103,7 +104,8 @@ public final class MemoryOutbox implements Outbox {
                 entry.leasedUntilMillis = nowMillis + LEASE.toMillis();
                 PlantEvent event = entry.event;
                 claimed.add(new PlantEvent(event.seq(), receiver, event.plantId(), event.type(), event.plant(),
-                        event.recordedAtMillis(), entry.attempts, entry.leasedUntilMillis, event.recordedAtMillis()));
+                        event.recordedAtMillis(), entry.attempts, entry.leasedUntilMillis, event.recordedAtMillis(),
+                        event.trace()));
             }
         }
         return claimed;

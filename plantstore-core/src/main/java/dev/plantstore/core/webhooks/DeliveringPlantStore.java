@@ -4,6 +4,7 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.TraceContext;
 import java.util.Optional;
 
 /**
@@ -26,8 +27,18 @@ public final class DeliveringPlantStore implements PlantStore {
     }
 
     @Override
+    public CreateResult create(NewPlant plant, TraceContext trace) {
+        return store.create(plant, trace);
+    }
+
+    @Override
     public boolean delete(long id) {
         return store.delete(id);
+    }
+
+    @Override
+    public boolean delete(long id, TraceContext trace) {
+        return store.delete(id, trace);
     }
 
     @Override

@@ -64,12 +64,12 @@ class PostgresSchemaMigrationTest {
         assertEquals(10, events.size());
         assertEquals(Version1Databases.RECEIVER, events.get(0).receiver());
 
-        assertEquals(new JdbcSchema.Migration(1, 2), JdbcSchema.migrate(dataSource));
+        assertEquals(new JdbcSchema.Migration(1, Schema.VERSION), JdbcSchema.migrate(dataSource));
 
         assertEquals(plants, Version1Databases.plants(dataSource));
         assertEquals(events.stream().map(e -> e.withReceiver(Version1Databases.REDACTED_RECEIVER)).toList(),
                 Version1Databases.events(dataSource));
-        assertEquals(List.of(1, 2), Version1Databases.recordedVersions(dataSource));
+        assertEquals(Version1Databases.everyVersion(), Version1Databases.recordedVersions(dataSource));
         Version1Databases.assertNoCredentialsInAnyTable(dataSource, Dialect.POSTGRESQL);
         try (var store = PlantStore.jdbc(dataSource)) {
             for (var plant : plants) {
@@ -84,7 +84,8 @@ class PostgresSchemaMigrationTest {
     void aStoreThatMayNotMigrateRefusesAVersion1Schema() throws Exception {
         var e = assertThrows(StoreUnavailableException.class,
                 () -> PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withMigratesSchema(false)));
-        assertTrue(e.getMessage().contains("schema version 1, older than this release's 2"), e.getMessage());
+        assertTrue(e.getMessage().contains("schema version 1, older than this release's " + Schema.VERSION),
+                e.getMessage());
         assertEquals(List.of(1), Version1Databases.recordedVersions(dataSource));
     }
 
@@ -106,12 +107,12 @@ class PostgresSchemaMigrationTest {
             awaitWaitingForTheLock(2);
             assertEquals(List.of(1), Version1Databases.recordedVersions(dataSource));
             holder.commit();
-            assertEquals(new JdbcSchema.Migration(1, 2), first.get(WAIT.toSeconds(), TimeUnit.SECONDS));
-            assertEquals(new JdbcSchema.Migration(1, 2), second.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(new JdbcSchema.Migration(1, Schema.VERSION), first.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(new JdbcSchema.Migration(1, Schema.VERSION), second.get(WAIT.toSeconds(), TimeUnit.SECONDS));
         } finally {
             migrators.shutdownNow();
         }
-        assertEquals(List.of(1, 2), Version1Databases.recordedVersions(dataSource));
+        assertEquals(Version1Databases.everyVersion(), Version1Databases.recordedVersions(dataSource));
         Version1Databases.assertNoCredentialsInAnyTable(dataSource, Dialect.POSTGRESQL);
     }
 
@@ -135,9 +136,10 @@ class PostgresSchemaMigrationTest {
                 kill.setInt(1, holderPid);
                 kill.execute();
             }
-            assertEquals(new JdbcSchema.Migration(1, 2), migration.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(new JdbcSchema.Migration(1, Schema.VERSION),
+                    migration.get(WAIT.toSeconds(), TimeUnit.SECONDS));
         }
-        assertEquals(List.of(1, 2), Version1Databases.recordedVersions(dataSource));
+        assertEquals(Version1Databases.everyVersion(), Version1Databases.recordedVersions(dataSource));
     }
 
     /** Until {@code waiting} sessions wait for this schema's migration lock. */

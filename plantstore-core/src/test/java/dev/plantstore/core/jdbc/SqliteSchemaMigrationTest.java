@@ -36,12 +36,12 @@ class SqliteSchemaMigrationTest {
         assertEquals(10, events.size());
         assertEquals(Version1Databases.RECEIVER, events.get(0).receiver());
 
-        assertEquals(new JdbcSchema.Migration(1, 2), JdbcSchema.migrate(dataSource));
+        assertEquals(new JdbcSchema.Migration(1, Schema.VERSION), JdbcSchema.migrate(dataSource));
 
         assertEquals(plants, Version1Databases.plants(dataSource));
         assertEquals(events.stream().map(e -> e.withReceiver(Version1Databases.REDACTED_RECEIVER)).toList(),
                 Version1Databases.events(dataSource));
-        assertEquals(List.of(1, 2), Version1Databases.recordedVersions(dataSource));
+        assertEquals(Version1Databases.everyVersion(), Version1Databases.recordedVersions(dataSource));
         Version1Databases.assertNoCredentialsInAnyTable(dataSource, Dialect.SQLITE);
         assertPlantsAreKeyedByTheRowId(dataSource);
         try (var store = PlantStore.jdbc(dataSource)) {
@@ -57,11 +57,11 @@ class SqliteSchemaMigrationTest {
     void aNewStoreIsBuiltByTheStepsWithItsPlantsKeyedByTheRowId() throws Exception {
         DataSource dataSource = DurableSqlite.dataSource(dir.resolve("new.db"));
         assertEquals(0, JdbcSchema.version(dataSource));
-        assertEquals(new JdbcSchema.Migration(0, 2), JdbcSchema.migrate(dataSource));
-        assertEquals(List.of(1, 2), Version1Databases.recordedVersions(dataSource));
+        assertEquals(new JdbcSchema.Migration(0, Schema.VERSION), JdbcSchema.migrate(dataSource));
+        assertEquals(Version1Databases.everyVersion(), Version1Databases.recordedVersions(dataSource));
         assertPlantsAreKeyedByTheRowId(dataSource);
-        assertEquals(new JdbcSchema.Migration(2, 2), JdbcSchema.migrate(dataSource));
-        assertEquals(List.of(1, 2), Version1Databases.recordedVersions(dataSource));
+        assertEquals(new JdbcSchema.Migration(Schema.VERSION, Schema.VERSION), JdbcSchema.migrate(dataSource));
+        assertEquals(Version1Databases.everyVersion(), Version1Databases.recordedVersions(dataSource));
     }
 
     @Test
@@ -70,8 +70,8 @@ class SqliteSchemaMigrationTest {
         var events = Version1Databases.events(dataSource);
         var e = assertThrows(StoreUnavailableException.class,
                 () -> PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withMigratesSchema(false)));
-        assertEquals("the database holds schema version 1, older than this release's 2, and this store may not "
-                + "change it; migrate it first", e.getMessage());
+        assertEquals("the database holds schema version 1, older than this release's " + Schema.VERSION
+                + ", and this store may not change it; migrate it first", e.getMessage());
         assertEquals(List.of(1), Version1Databases.recordedVersions(dataSource));
         assertEquals(events, Version1Databases.events(dataSource));
     }

@@ -17,6 +17,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 
 /**
@@ -105,6 +106,11 @@ final class Version1Databases {
             }
         }
         return events;
+    }
+
+    /** What {@code plantstore_schema} holds once every step of this release has run. */
+    static List<Integer> everyVersion() {
+        return IntStream.rangeClosed(1, Schema.VERSION).boxed().toList();
     }
 
     static List<Integer> recordedVersions(DataSource dataSource) throws SQLException {
