@@ -1,6 +1,7 @@
 package dev.plantstore.http;
 
 import dev.plantstore.core.Verification;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.server.Request;
@@ -70,6 +71,11 @@ final class AccessLog implements RequestLog {
         if (requestId != null) {
             MDC.put(RequestIds.MDC_KEY, requestId);
         }
+        List<String> traceIds = RequestSpans.idsOf(request);
+        if (!traceIds.isEmpty()) {
+            MDC.put(RequestSpans.TRACE_ID_MDC_KEY, traceIds.get(0));
+            MDC.put(RequestSpans.SPAN_ID_MDC_KEY, traceIds.get(1));
+        }
         MDC.put(CLIENT_MDC_KEY, client);
         MDC.put("method", request.getMethod());
         MDC.put("route", route instanceof String template ? template : RouteTemplate.UNMATCHED);
@@ -79,6 +85,8 @@ final class AccessLog implements RequestLog {
             ACCESS.info(line.toString());
         } finally {
             MDC.remove(RequestIds.MDC_KEY);
+            MDC.remove(RequestSpans.TRACE_ID_MDC_KEY);
+            MDC.remove(RequestSpans.SPAN_ID_MDC_KEY);
             MDC.remove(CLIENT_MDC_KEY);
             MDC.remove("method");
             MDC.remove("route");

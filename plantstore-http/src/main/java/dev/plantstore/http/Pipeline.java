@@ -50,32 +50,35 @@ import org.slf4j.LoggerFactory;
  *    3 GracefulStopHandler  --S-  the request counts as in flight from its headers on; 503 once the server stops,
  *                                 which waits up to the stop time-out for requests in flight
  *    4 TransferCodings      -LS-  501 for a Transfer-Encoding other than chunked, before anything reads the body
- *    5 BodyBeforeHandler    -LS-  an admitted create's body, read ahead without a thread; asks BearerAuth (11)
+ *    5 BodyBeforeHandler    -LS-  an admitted create's body, read ahead without a thread; asks BearerAuth (12)
  *    6 RequestIds           MLSP  X-Request-Id on the response, requestId in the MDC, for everything inside
- *    7 OwnHosts             ---P  421 for a Host other than an address, localhost or the port's own host
- *    8 MethodOverrides      MLS-  400 for X-HTTP-Method-Override and the like
+ *    7 RequestSpans         MLS-  when tracing is on: a server span continuing the caller's trace, current and in the
+ *                                 MDC for everything inside, ended with the status once the response is complete
+ *    8 OwnHosts             ---P  421 for a Host other than an address, localhost or the port's own host
+ *    9 MethodOverrides      MLS-  400 for X-HTTP-Method-Override and the like
  *  Javalin's before-handlers, in order (Javalin, and a host's handlers added before mount, sit inside the Jetty ones)
- *    9 SecurityHeaders      --SP  Cache-Control and nosniff on every path, before anything else
- *   10 Cors                 MLS-  /plants, /plants/*, /openapi.*, for the listed origins: answers a preflight
- *   11 BearerAuth           MLS-  /plants, /plants/*: judges the credentials once per request (5 may have asked
+ *   10 SecurityHeaders      --SP  Cache-Control and nosniff on every path, before anything else
+ *   11 Cors                 MLS-  /plants, /plants/*, /openapi.*, for the listed origins: answers a preflight
+ *   12 BearerAuth           MLS-  /plants, /plants/*: judges the credentials once per request (5 may have asked
  *                                 already): 429, 400, 401, 403 or 503, else the caller is known; refused tokens count
  *                                 against the client (ClientAddresses: the peer, or from a trusted proxy the client
- *                                 it names); sets the security headers (where 9 set them already, to the same values)
+ *                                 it names); sets the security headers (where 10 set them already, to the same
+ *                                 values)
  *  the routes
- *   12 PlantRoutes          MLS-  POST /plants: RequestBody (415, 413, 408), NewPlantDecoder (400), store.create: 200
+ *   13 PlantRoutes          MLS-  POST /plants: RequestBody (415, 413, 408), NewPlantDecoder (400), store.create: 200
  *                                 or 409; DELETE /plants/{id}: PathId (400), store.delete: 204 or 404; 405 with Allow
  *                                 for other methods (AllowedMethods); the store timed by MeteredPlantStore when
  *                                 metrics are on; GuardedHandler makes what a route throws an Error body
- *   13 Health               MLS-  /health, /health/ready, /health/live, unless turned off
- *   14 ApiDocs              MLS-  /openapi.yaml, /openapi.json, /docs, unless turned off or their libraries are
+ *   14 Health               MLS-  /health, /health/ready, /health/live, unless turned off
+ *   15 ApiDocs              MLS-  /openapi.yaml, /openapi.json, /docs, unless turned off or their libraries are
  *                                 missing
  *  the answer
- *   15 ErrorBodies          --SP  an Error body for Javalin's own answers (404 for an unmatched path) and a 500 for
+ *   16 ErrorBodies          --SP  an Error body for Javalin's own answers (404 for an unmatched path) and a 500 for
  *                                 anything a handler throws
- *   16 HttpMetrics          MLS-  when metrics are on: a request logger timing each exchange, and Jetty's connection
+ *   17 HttpMetrics          MLS-  when metrics are on: a request logger timing each exchange, and Jetty's connection
  *                                 and thread pool meters
- *   17 AccessLog            --S-  Jetty's request log: one line per exchange once the response is complete, with the
- *                                 route template (RouteTemplate) and the client as 11 names it
+ *   18 AccessLog            --S-  Jetty's request log: one line per exchange once the response is complete, with the
+ *                                 route template (RouteTemplate) and the client as 12 names it
  * </pre>
  *
  * <p>What the standalone server adds besides is not part of a request's way: readiness and its drain are
@@ -149,11 +152,15 @@ final class Pipeline {
                     "501 for a Transfer-Encoding other than chunked, before anything reads the body",
                     assembly -> assembly.handlers.add(new TransferCodings())),
             new Step(Layer.JETTY, "BodyBeforeHandler", WITH_LIMITS,
-                    "an admitted create's body, read ahead without a thread; asks BearerAuth (11)",
+                    "an admitted create's body, read ahead without a thread; asks BearerAuth (12)",
                     Pipeline::readAhead),
             new Step(Layer.JETTY, "RequestIds", EnumSet.allOf(Audience.class),
                     "X-Request-Id on the response, requestId in the MDC, for everything inside",
                     assembly -> assembly.handlers.add(new RequestIds())),
+            new Step(Layer.JETTY, "RequestSpans", API,
+                    "when tracing is on: a server span continuing the caller's trace, current and in the MDC for "
+                            + "everything inside, ended with the status once the response is complete",
+                    Pipeline::requestSpans),
             new Step(Layer.JETTY, "OwnHosts", EnumSet.of(Audience.MANAGEMENT_PORT),
                     "421 for a Host other than an address, localhost or the port's own host",
                     assembly -> assembly.handlers.add(new OwnHosts(assembly.target.ownHost().orElseThrow()))),
@@ -170,7 +177,7 @@ final class Pipeline {
                     "/plants, /plants/*: judges the credentials once per request (5 may have asked already): 429, "
                             + "400, 401, 403 or 503, else the caller is known; refused tokens count against the client "
                             + "(ClientAddresses: the peer, or from a trusted proxy the client it names); sets the "
-                            + "security headers (where 9 set them already, to the same values)",
+                            + "security headers (where 10 set them already, to the same values)",
                     Pipeline::gate),
             new Step(Layer.ROUTES, "PlantRoutes", API,
                     "POST /plants: RequestBody (415, 413, 408), NewPlantDecoder (400), store.create: 200 or 409; "
@@ -195,7 +202,7 @@ final class Pipeline {
                     Pipeline::httpMetrics),
             new Step(Layer.ANSWER, "AccessLog", EnumSet.of(Audience.STANDALONE),
                     "Jetty's request log: one line per exchange once the response is complete, with the route "
-                            + "template (RouteTemplate) and the client as 11 names it",
+                            + "template (RouteTemplate) and the client as 12 names it",
                     Pipeline::accessLog));
 
     /**
@@ -343,6 +350,9 @@ final class Pipeline {
     private static void plantRoutes(Assembly assembly) {
         PlantStoreApi api = assembly.api();
         PlantStore store = api.store();
+        if (api.tracing().isPresent()) {
+            store = new TracedPlantStore(store, api.tracing().get());
+        }
         if (api.metrics().isPresent()) {
             store = new MeteredPlantStore(store, api.metrics().get());
         }
@@ -365,6 +375,13 @@ final class Pipeline {
         assembly.config.routes.exception(HttpResponseException.class,
                 (e, ctx) -> Json.respond(ctx, new ApiError(e.getStatus(), describe(e, ctx))));
         assembly.config.routes.exception(Exception.class, (e, ctx) -> GuardedHandler.respondInternalError(ctx, e));
+    }
+
+    private static void requestSpans(Assembly assembly) {
+        assembly.api().tracing().ifPresent(openTelemetry -> {
+            assembly.handlers.add(new RequestSpans(openTelemetry));
+            assembly.config.requestLogger.http((ctx, millis) -> RequestSpans.nameByRoute(ctx));
+        });
     }
 
     /** Micrometer is an optional dependency: its classes are touched only when metrics are on. */

@@ -6,6 +6,7 @@ import dev.plantstore.core.Verification;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.util.Collection;
 import java.util.List;
@@ -84,6 +85,7 @@ public final class PlantStoreApi {
     private final Set<String> corsOrigins;
     private final int authFailureLimit;
     private final Optional<MeterRegistry> metrics;
+    private final Optional<OpenTelemetry> tracing;
     /** What the health routes answer; none are mounted when empty. */
     private final Optional<BooleanSupplier> readiness;
     private final BearerAuth.Scopes scopes;
@@ -104,6 +106,7 @@ public final class PlantStoreApi {
         }
         this.authFailureLimit = settings.authFailureLimit;
         this.metrics = settings.metrics;
+        this.tracing = settings.tracing;
         this.readiness = settings.readiness;
         this.scopes = Objects.requireNonNull(settings.scopes, "null scopes");
         this.clientAddresses = settings.clientAddresses;
@@ -121,6 +124,7 @@ public final class PlantStoreApi {
         private Set<String> corsOrigins = Set.of();
         private int authFailureLimit = DEFAULT_AUTH_FAILURE_LIMIT;
         private Optional<MeterRegistry> metrics = Optional.empty();
+        private Optional<OpenTelemetry> tracing = Optional.empty();
         private Optional<BooleanSupplier> readiness;
         private BearerAuth.Scopes scopes = new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE);
         private ClientAddresses clientAddresses = ClientAddresses.PEERS_ONLY;
@@ -140,6 +144,7 @@ public final class PlantStoreApi {
             corsOrigins = api.corsOrigins;
             authFailureLimit = api.authFailureLimit;
             metrics = api.metrics;
+            tracing = api.tracing;
             readiness = api.readiness;
             scopes = api.scopes;
             clientAddresses = api.clientAddresses;
@@ -314,6 +319,25 @@ public final class PlantStoreApi {
     public PlantStoreApi withMetrics(MeterRegistry registry) {
         Optional<MeterRegistry> metrics = Optional.of(registry);
         return with(settings -> settings.metrics = metrics);
+    }
+
+    /**
+     * A copy that traces each request with {@code openTelemetry}, the application's own: a server span per request,
+     * named by its route ({@code POST /plants}, {@code DELETE /plants/{id}}), continuing the caller's W3C
+     * {@code traceparent} (a malformed one starts a new trace); under it a span for the store's write, the wait for and
+     * the time in its group commit; the outcome ({@code created}, {@code already_stored}, {@code duplicate},
+     * {@code deleted}, {@code absent}, {@code unavailable}, {@code failed}) and the caller's name on both, never a
+     * token. The write's trace context is kept with its webhook events, whose deliveries join the trace. The span's
+     * trace and span ids go into the SLF4J MDC ({@value RequestSpans#TRACE_ID_MDC_KEY},
+     * {@value RequestSpans#SPAN_ID_MDC_KEY}) while the request is served. Untraced unless this is called.
+     */
+    public PlantStoreApi withTracing(OpenTelemetry openTelemetry) {
+        Optional<OpenTelemetry> tracing = Optional.of(openTelemetry);
+        return with(settings -> settings.tracing = tracing);
+    }
+
+    Optional<OpenTelemetry> tracing() {
+        return tracing;
     }
 
     /**

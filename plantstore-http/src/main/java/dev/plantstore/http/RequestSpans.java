@@ -1,0 +1,139 @@
+package dev.plantstore.http;
+
+import io.javalin.http.Context;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import io.opentelemetry.context.propagation.TextMapPropagator;
+import java.util.List;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.MDC;
+
+/**
+ * A server span per request, continuing the caller's trace as the application's propagators read it (W3C
+ * {@code traceparent} by default; the propagator ignores a malformed one, and the request starts a new trace). The
+ * span is current, and its ids are in the MDC, for everything inside; it ends once the response is complete, with its
+ * status. A Jetty handler inside the one that reads a create's body ahead, so that the span is current on the thread
+ * that goes on to serve the request.
+ */
+final class RequestSpans extends Handler.Wrapper {
+
+    static final String TRACE_ID_MDC_KEY = "traceId";
+    static final String SPAN_ID_MDC_KEY = "spanId";
+    /** The request attribute that holds the request's span. */
+    static final String SPAN_ATTRIBUTE = "dev.plantstore.span";
+    static final String INSTRUMENTATION = "dev.plantstore.http";
+
+    private static final TextMapGetter<Request> HEADERS = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Request request) {
+            return request.getHeaders().stream().map(HttpField::getName).toList();
+        }
+
+        @Override
+        public String get(Request request, String key) {
+            return request == null ? null : request.getHeaders().get(key);
+        }
+    };
+
+    private final Tracer tracer;
+    private final TextMapPropagator propagator;
+
+    RequestSpans(OpenTelemetry openTelemetry) {
+        this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
+        this.propagator = openTelemetry.getPropagators().getTextMapPropagator();
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        io.opentelemetry.context.Context caller = propagator.extract(io.opentelemetry.context.Context.root(),
+                request, HEADERS);
+        Span span = tracer.spanBuilder(request.getMethod())
+                .setParent(caller)
+                .setSpanKind(SpanKind.SERVER)
+                .setAttribute("http.request.method", request.getMethod())
+                .setAttribute("url.scheme", request.getHttpURI().getScheme())
+                .startSpan();
+        request.setAttribute(SPAN_ATTRIBUTE, span);
+        SpanContext ids = span.getSpanContext();
+        MDC.put(TRACE_ID_MDC_KEY, ids.getTraceId());
+        MDC.put(SPAN_ID_MDC_KEY, ids.getSpanId());
+        Scope current = span.makeCurrent();
+        try {
+            boolean handled = super.handle(request, response, new Ending(callback, span, response));
+            if (!handled) {
+                span.end();
+            }
+            return handled;
+        } catch (Exception | Error e) {
+            span.setStatus(StatusCode.ERROR);
+            span.end();
+            throw e;
+        } finally {
+            current.close();
+            MDC.remove(TRACE_ID_MDC_KEY);
+            MDC.remove(SPAN_ID_MDC_KEY);
+        }
+    }
+
+    /**
+     * Names the request's span by the route that served it, and adds its caller: Javalin knows both only once it has
+     * routed the request. Run as a request logger, after the handlers, before the response completes.
+     */
+    static void nameByRoute(Context ctx) {
+        if (ctx.req().getAttribute(SPAN_ATTRIBUTE) instanceof Span span) {
+            String route = RouteTemplate.of(ctx);
+            span.updateName(ctx.method().name() + " " + route);
+            span.setAttribute("http.route", route);
+            PlantStoreApi.caller(ctx).ifPresent(caller -> span.setAttribute("enduser.id", caller.principal()));
+        }
+    }
+
+    /** The trace and span ids of the request's span, for a line written once the request is over. */
+    static List<String> idsOf(Request request) {
+        if (request.getAttribute(SPAN_ATTRIBUTE) instanceof Span span) {
+            SpanContext ids = span.getSpanContext();
+            return List.of(ids.getTraceId(), ids.getSpanId());
+        }
+        return List.of();
+    }
+
+    /** Ends the span with the response's status once the exchange is over, then completes it. */
+    private record Ending(Callback callback, Span span, Response response) implements Callback {
+        @Override
+        public void succeeded() {
+            end();
+            callback.succeeded();
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            span.setStatus(StatusCode.ERROR);
+            end();
+            callback.failed(failure);
+        }
+
+        private void end() {
+            int status = response.getStatus();
+            span.setAttribute("http.response.status_code", (long) status);
+            if (status >= 500) {
+                span.setStatus(StatusCode.ERROR);
+            }
+            span.end();
+        }
+
+        @Override
+        public InvocationType getInvocationType() {
+            return callback.getInvocationType();
+        }
+    }
+}

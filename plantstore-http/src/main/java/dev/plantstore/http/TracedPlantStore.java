@@ -1,0 +1,121 @@
+package dev.plantstore.http;
+
+import dev.plantstore.core.CreateResult;
+import dev.plantstore.core.NewPlant;
+import dev.plantstore.core.Plant;
+import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.TraceContext;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Each create and delete as a span under the request's: the wait for its group commit and the commit itself, as this
+ * request lived them. One commit serves many requests, so a span per request, in each request's own trace, shows every
+ * caller its wait; a span per batch would sit in one trace, or in none, and be reached by links that most viewers show
+ * poorly. The write's trace context, this span's, goes to the store with the write, which keeps it with the webhook
+ * events it records, so that their deliveries show under this span. The outcome, as the metrics label it, goes on this
+ * span and the request's.
+ */
+final class TracedPlantStore implements PlantStore {
+
+    static final String OUTCOME = "plantstore.outcome";
+
+    private static final W3CTraceContextPropagator W3C = W3CTraceContextPropagator.getInstance();
+
+    private final PlantStore store;
+    private final Tracer tracer;
+
+    TracedPlantStore(PlantStore store, OpenTelemetry openTelemetry) {
+        this.store = store;
+        this.tracer = openTelemetry.getTracer(RequestSpans.INSTRUMENTATION);
+    }
+
+    @Override
+    public CreateResult create(NewPlant plant) {
+        return traced("create", plant.id(), trace -> trace.map(context -> store.create(plant, context))
+                .orElseGet(() -> store.create(plant)), TracedPlantStore::outcomeOf);
+    }
+
+    @Override
+    public boolean delete(long id) {
+        return traced("delete", id, trace -> trace.map(context -> store.delete(id, context))
+                .orElseGet(() -> store.delete(id)), removed -> removed ? "deleted" : "absent");
+    }
+
+    private <T> T traced(String operation, long id, Function<Optional<TraceContext>, T> write,
+                         Function<T, String> outcome) {
+        Span request = Span.current();
+        Span span = tracer.spanBuilder("store " + operation)
+                .setAttribute("plantstore.operation", operation)
+                .setAttribute("plantstore.plant.id", id)
+                .startSpan();
+        Scope current = span.makeCurrent();
+        try {
+            T result = write.apply(contextOf(Context.current()));
+            note(request, span, outcome.apply(result));
+            return result;
+        } catch (StoreUnavailableException e) {
+            note(request, span, "unavailable");
+            span.setStatus(StatusCode.ERROR, "store unavailable");
+            throw e;
+        } catch (RuntimeException | Error e) {
+            note(request, span, "failed");
+            span.setStatus(StatusCode.ERROR);
+            throw e;
+        } finally {
+            current.close();
+            span.end();
+        }
+    }
+
+    private static void note(Span request, Span span, String outcome) {
+        span.setAttribute(OUTCOME, outcome);
+        request.setAttribute(OUTCOME, outcome);
+    }
+
+    private static String outcomeOf(CreateResult result) {
+        return result instanceof CreateResult.Created ? "created"
+                : result instanceof CreateResult.AlreadyStored ? "already_stored"
+                : "duplicate";
+    }
+
+    /** The context as W3C's headers carry it; empty when it is not of a recorded span (not sampled still counts). */
+    private static Optional<TraceContext> contextOf(Context context) {
+        Map<String, String> headers = new HashMap<>();
+        W3C.inject(context, headers, Map::put);
+        String traceparent = headers.get("traceparent");
+        if (traceparent == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new TraceContext(traceparent, Optional.ofNullable(headers.get("tracestate"))));
+        } catch (IllegalArgumentException notOfVersion00) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<Plant> find(long id) {
+        return store.find(id);
+    }
+
+    @Override
+    public boolean isAvailable() {
+        return store.isAvailable();
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}

@@ -1,0 +1,201 @@
+package dev.plantstore.http;
+
+import static dev.plantstore.http.TestApi.BEARER;
+import static dev.plantstore.http.TestApi.TOKEN;
+import static dev.plantstore.http.TestApi.delete;
+import static dev.plantstore.http.TestApi.post;
+import static dev.plantstore.http.TestApi.withServer;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.core.CreateResult;
+import dev.plantstore.core.NewPlant;
+import dev.plantstore.core.Plant;
+import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.TraceContext;
+import dev.plantstore.testkit.Poll;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A request continues its caller's W3C trace in a server span, with the store's write under it. */
+class RequestTracingTest {
+
+    private static final String TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
+    private static final String CALLER_SPAN_ID = "b7ad6b7169203331";
+    private static final String TRACEPARENT = "00-" + TRACE_ID + "-" + CALLER_SPAN_ID + "-01";
+
+    private final InMemorySpanExporter exported = InMemorySpanExporter.create();
+    private final OpenTelemetrySdk tracing = sdkSampling(Sampler.parentBased(Sampler.alwaysOn()));
+    /** What each write of the store was handed as its trace, by plant id. */
+    private final Map<Long, Optional<TraceContext>> writeTraces = new ConcurrentHashMap<>();
+
+    private OpenTelemetrySdk sdkSampling(Sampler sampler) {
+        return OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder().setSampler(sampler)
+                        .addSpanProcessor(SimpleSpanProcessor.create(exported)).build())
+                .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+                .build();
+    }
+
+    @AfterEach
+    void close() {
+        tracing.close();
+    }
+
+    /** A store in memory that notes the trace each write was given. */
+    private PlantStore notingTraces() {
+        PlantStore memory = PlantStore.inMemory();
+        return new PlantStore() {
+            @Override
+            public CreateResult create(NewPlant plant) {
+                writeTraces.put(plant.id(), Optional.empty());
+                return memory.create(plant);
+            }
+
+            @Override
+            public CreateResult create(NewPlant plant, TraceContext trace) {
+                writeTraces.put(plant.id(), Optional.of(trace));
+                return memory.create(plant);
+            }
+
+            @Override
+            public boolean delete(long id) {
+                return memory.delete(id);
+            }
+
+            @Override
+            public Optional<Plant> find(long id) {
+                return memory.find(id);
+            }
+        };
+    }
+
+    private static void create(io.javalin.testtools.HttpClient client, String json, String... headers) {
+        post(client, BodyPublishers.ofString(json), request -> {
+            request.header("Authorization", BEARER).header("Content-Type", "application/json");
+            for (int i = 0; i < headers.length; i += 2) {
+                request.header(headers[i], headers[i + 1]);
+            }
+            return request;
+        });
+    }
+
+    private Map<String, SpanData> spansByName(int count) throws InterruptedException {
+        assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(10),
+                () -> exported.getFinishedSpanItems().size() >= count), "the spans ended");
+        return exported.getFinishedSpanItems().stream()
+                .collect(Collectors.toMap(SpanData::getName, Function.identity(), (a, b) -> b));
+    }
+
+    @Test
+    void aCreateContinuesTheCallersTraceInAServerSpanNamedByItsRoute() throws Exception {
+        withServer(TestApi.api(notingTraces()).withTracing(tracing),
+                (server, client) -> create(client, "{\"id\":1,\"name\":\"Fern\"}", "traceparent", TRACEPARENT));
+        SpanData request = spansByName(2).get("POST /plants");
+        assertEquals(SpanKind.SERVER, request.getKind());
+        assertEquals(TRACE_ID, request.getTraceId());
+        assertEquals(CALLER_SPAN_ID, request.getParentSpanId());
+        assertEquals(200L, request.getAttributes().get(AttributeKey.longKey("http.response.status_code")));
+        assertEquals("/plants", request.getAttributes().get(AttributeKey.stringKey("http.route")));
+        assertEquals("created", request.getAttributes().get(AttributeKey.stringKey(TracedPlantStore.OUTCOME)));
+    }
+
+    @Test
+    void theWriteIsASpanUnderTheRequestsAndItsContextGoesToTheStore() throws Exception {
+        withServer(TestApi.api(notingTraces()).withTracing(tracing),
+                (server, client) -> create(client, "{\"id\":1,\"name\":\"Fern\"}", "traceparent", TRACEPARENT));
+        Map<String, SpanData> spans = spansByName(2);
+        SpanData write = spans.get("store create");
+        assertEquals(spans.get("POST /plants").getSpanId(), write.getParentSpanId());
+        assertEquals("created", write.getAttributes().get(AttributeKey.stringKey(TracedPlantStore.OUTCOME)));
+        assertEquals(Optional.of(new TraceContext("00-" + TRACE_ID + "-" + write.getSpanId() + "-01",
+                Optional.empty())), writeTraces.get(1L), "the event's deliveries will show under the write");
+    }
+
+    @Test
+    void eachOutcomeIsOnTheSpans() throws Exception {
+        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing), (server, client) -> {
+            create(client, "{\"id\":1,\"name\":\"Fern\"}");
+            create(client, "{\"id\":1,\"name\":\"Fern\"}");
+            create(client, "{\"id\":1,\"name\":\"Moss\"}");
+            delete(client, "1");
+            delete(client, "1");
+        });
+        assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(10),
+                () -> exported.getFinishedSpanItems().size() == 10), "the spans ended");
+        List<String> outcomes = exported.getFinishedSpanItems().stream()
+                .filter(span -> span.getKind() == SpanKind.SERVER)
+                .map(span -> span.getName() + " " + span.getAttributes()
+                        .get(AttributeKey.stringKey(TracedPlantStore.OUTCOME)))
+                .toList();
+        assertEquals(List.of("POST /plants created", "POST /plants already_stored", "POST /plants duplicate",
+                "DELETE /plants/{id} deleted", "DELETE /plants/{id} absent"), outcomes);
+    }
+
+    @Test
+    void aMalformedTraceparentStartsANewTraceAndIsNoError() throws Exception {
+        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing), (server, client) ->
+                create(client, "{\"id\":1,\"name\":\"Fern\"}", "traceparent", "00-zz-" + CALLER_SPAN_ID + "-01"));
+        SpanData request = spansByName(2).get("POST /plants");
+        assertFalse(request.getParentSpanContext().isValid());
+        assertNotEquals(TRACE_ID, request.getTraceId());
+        assertEquals(200L, request.getAttributes().get(AttributeKey.longKey("http.response.status_code")));
+    }
+
+    @Test
+    void theCallersUnsampledFlagIsFollowed() throws Exception {
+        withServer(TestApi.api(notingTraces()).withTracing(tracing), (server, client) ->
+                create(client, "{\"id\":1,\"name\":\"Fern\"}", "traceparent", "00-" + TRACE_ID + "-"
+                        + CALLER_SPAN_ID + "-00"));
+        assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(10), () -> writeTraces.containsKey(1L)),
+                "written");
+        assertEquals(List.of(), exported.getFinishedSpanItems(), "nothing recorded");
+        String kept = writeTraces.get(1L).orElseThrow().traceparent();
+        assertTrue(kept.startsWith("00-" + TRACE_ID + "-") && kept.endsWith("-00"),
+                "the write keeps the trace, unsampled: " + kept);
+    }
+
+    @Test
+    void theSpanNamesTheCallerAndNeverHoldsTheToken() throws Exception {
+        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing),
+                (server, client) -> create(client, "{\"id\":1,\"name\":\"Fern\"}"));
+        SpanData request = spansByName(2).get("POST /plants");
+        assertTrue(request.getAttributes().get(AttributeKey.stringKey("enduser.id")) != null, request.toString());
+        for (SpanData span : exported.getFinishedSpanItems()) {
+            assertFalse(span.toString().contains(TOKEN), span.toString());
+        }
+    }
+
+    @Test
+    void aRefusedRequestIsASpanTooWithItsStatus() throws Exception {
+        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing), (server, client) ->
+                client.request("/plants/1", request -> request.delete(BodyPublishers.noBody())
+                        .header("Authorization", "Bearer wrong")));
+        assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(10),
+                () -> exported.getFinishedSpanItems().size() == 1), "the span ended");
+        SpanData request = exported.getFinishedSpanItems().get(0);
+        assertEquals(401L, request.getAttributes().get(AttributeKey.longKey("http.response.status_code")));
+        assertEquals(StatusCode.UNSET, request.getStatus().getStatusCode(), "a client's error is not the server's");
+    }
+}
