@@ -57,7 +57,8 @@ final class LogLines {
     void write(Level level, String logger, String message, Throwable thrown) {
         String line = format == Options.LogFormat.JSON
                 ? json(level, logger, message, MDC.getCopyOfContextMap(), thrown)
-                : text(level, logger, message, MDC.get("requestId"), MDC.get("principal"), thrown);
+                : text(level, logger, message, MDC.get("requestId"), MDC.get("principal"), MDC.get("traceId"),
+                        thrown);
         byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
         try {
             sink.write(bytes, 0, bytes.length);
@@ -66,13 +67,20 @@ final class LogLines {
         }
     }
 
-    /** {@code [requestId principal]} before the logger when a request is being served; either may be null. */
-    String text(Level level, String logger, String message, String requestId, String principal, Throwable thrown) {
+    /**
+     * {@code [requestId principal trace=traceId]} before the logger when a request is being served; the principal and
+     * the trace (when tracing is on) may be null.
+     */
+    String text(Level level, String logger, String message, String requestId, String principal, String traceId,
+                Throwable thrown) {
         var line = new StringBuilder(96).append(timestamps.now()).append(' ').append(level).append(' ');
         if (requestId != null) {
             line.append('[').append(requestId);
             if (principal != null) {
                 appendNeutral(line.append(' '), principal);
+            }
+            if (traceId != null) {
+                line.append(" trace=").append(traceId);
             }
             line.append("] ");
         }

@@ -39,6 +39,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,6 +127,10 @@ public final class Main {
             generatedToken = Optional.of(Tokens.generate());
             tokens = Map.of("generated", generatedToken.get());
         }
+        // First, so that it is the global one when the store's webhook delivery starts, and closes last, flushing the
+        // spans of the server's whole stop.
+        Optional<OpenTelemetrySdk> tracing = Tracing.start(System.getenv(), System.getProperties());
+        tracing.ifPresent(sdk -> closing.opened("tracing", sdk, OpenTelemetrySdk::close));
         // Metrics are recorded only when something can read them.
         Optional<PrometheusMeterRegistry> metrics = options.get(MANAGEMENT_PORT).isPresent()
                 ? Optional.of(jvmMeasured(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
@@ -137,6 +142,9 @@ public final class Main {
         PlantStore store = OpenStore.open(options.get(STORE), OpenStore.Access.of(options), secrets,
                 metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks, closing);
         PlantStoreApi api = api(options, store, verifier, metrics);
+        if (tracing.isPresent()) {
+            api = api.withTracing(tracing.get());
+        }
 
         // The management port first, so that it closes after the server and reports on the server's whole stop; it
         // is not ready before the server is.
@@ -160,6 +168,7 @@ public final class Main {
         webhooks.ifPresent(w -> out.println("webhooks to " + w.receivers().size() + " receiver"
                 + (w.receivers().size() == 1 ? "" : "s") + ", each event retried for " + w.retryPeriod().toHours()
                 + " h"));
+        tracing.ifPresent(sdk -> out.println("traces exported as the OTEL_* variables say"));
         management.ifPresent(m -> out.println("plantstore management on http://"
                 + hostForUrl(options.get(MANAGEMENT_HOST)) + ":" + m.port()));
         String url = "http://" + hostForUrl(options.get(HOST)) + ":" + server.port();

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -47,6 +48,22 @@ class LogLinesTest {
         assertTrue(lines.get(0).matches(
                 "\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z WARN \\[req-7] PlantStoreApi - store db is slow"), log);
         assertTrue(lines.get(1).matches("\\S+ INFO PlantStoreApi - no request"), log);
+    }
+
+    @Test
+    void aLineWrittenWhileATracedRequestIsServedCarriesItsTraceIdInTextAndBothIdsInJson() throws Exception {
+        Runnable traced = () -> {
+            MDC.put("requestId", "req-9");
+            MDC.put("traceId", "4bf92f3577b34da6a3ce929d0e0e4736");
+            MDC.put("spanId", "00f067aa0ba902b7");
+            LoggerFactory.getLogger("dev.plantstore.http.PlantStoreApi").warn("slow");
+            MDC.clear();
+        };
+        assertTrue(logged(Options.LogFormat.TEXT, traced).contains("[req-9 trace=4bf92f3577b34da6a3ce929d0e0e4736] "));
+        List<String> lines = logged(Options.LogFormat.JSON, traced).lines().toList();
+        var json = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertEquals("4bf92f3577b34da6a3ce929d0e0e4736", json.get("traceId").textValue());
+        assertEquals("00f067aa0ba902b7", json.get("spanId").textValue());
     }
 
     @Test

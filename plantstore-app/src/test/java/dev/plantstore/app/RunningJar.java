@@ -71,7 +71,10 @@ final class RunningJar implements AutoCloseable {
         return copy;
     }
 
-    /** The jar's command, in {@code workDir}, with none of the PLANTSTORE_ variables of the build's environment. */
+    /**
+     * The jar's command, in {@code workDir}, with none of the PLANTSTORE_ or OTEL_ variables of the build's
+     * environment.
+     */
     private static ProcessBuilder processBuilder(Path workDir, String... args) {
         return processBuilder(List.of(), builtJar(), workDir, args);
     }
@@ -81,7 +84,7 @@ final class RunningJar implements AutoCloseable {
         List<String> command = new ArrayList<>(launcher);
         command.addAll(JarProcess.command(List.of(), jar, List.of(args)));
         var builder = new ProcessBuilder(command).directory(workDir.toFile());
-        builder.environment().keySet().removeIf(name -> name.startsWith("PLANTSTORE_"));
+        builder.environment().keySet().removeIf(name -> name.startsWith("PLANTSTORE_") || name.startsWith("OTEL_"));
         return builder;
     }
 
