@@ -29,7 +29,7 @@ import java.util.function.UnaryOperator;
  * names, and the flags, values and messages must stay as they are; a declaration per option does the rest.
  * A parsed value is read by its declaration, {@code options.get(Options.PORT)}, typed by it. To add an option:
  * declare its constant and list it in {@link #TABLE} where {@code --help} should show it, and add its row to the
- * options table of docs/running.md, which {@code OptionsTableTest} checks.
+ * options table of docs/reference.md, which {@code OptionsTableTest} checks.
  */
 final class Options {
 

@@ -57,7 +57,7 @@ class ContainerImageIT {
     private static final List<String> PODMAN = List.of("podman", "--runtime", "runc", "--cgroup-manager", "cgroupfs");
     private static final List<String> LIMITS =
             List.of("--ulimit", "nofile=16384:16384", "--ulimit", "nproc=4096:4096");
-    /** The stop docs/running.md states: the 5 s drain, up to 10 s for requests in flight, and room to spare. */
+    /** The stop docs/reference.md states: the 5 s drain, up to 10 s for requests in flight, and room to spare. */
     private static final Duration GRACE_PERIOD = Duration.ofSeconds(20);
     private static final Duration BUILD_LIMIT = Duration.ofMinutes(10);
     private static final Duration COMMAND_LIMIT = Duration.ofMinutes(2);
@@ -224,7 +224,7 @@ class ContainerImageIT {
 
     /**
      * Our code is in layers that hold nothing else: the libraries' layer has none of our jars, so a change to our code
-     * alone leaves it, and the base, as they are. The sizes are printed, for docs/running.md.
+     * alone leaves it, and the base, as they are. The sizes are printed, for docs/reference.md.
      */
     @Test
     void ourCodeIsInLayersOfItsOwn() throws Exception {
@@ -261,7 +261,7 @@ class ContainerImageIT {
         assertEquals(built.get("imageDigest").asText(), again.get("imageDigest").asText());
     }
 
-    /** The base: Debian's minimal system and Java runtime, as docs/running.md makes it without a registry. */
+    /** The base: Debian's minimal system and Java runtime, as docs/reference.md makes it without a registry. */
     private static Path baseArchive() throws Exception {
         Path archive = BASE_CACHE.resolve("base-archive.tar");
         if (Files.isRegularFile(archive)) {

@@ -67,17 +67,17 @@ class OptionsTableTest {
     }
 
     @Test
-    void theRunningPageListsEveryOptionWithItsVariableAndDefault() throws IOException {
-        List<String> rows = Files.readString(Path.of("..", "docs", "running.md")).lines()
+    void theReferencePageListsEveryOptionWithItsVariableAndDefault() throws IOException {
+        List<String> rows = Files.readString(Path.of("..", "docs", "reference.md")).lines()
                 .filter(line -> line.startsWith("| `-")).toList();
         for (Options.Option<?> option : Options.TABLE) {
             String row = rows.stream().filter(line -> line.startsWith("| `" + option.flag() + " ")).findFirst()
-                    .orElseThrow(() -> new AssertionError(option.flag() + " is not in docs/running.md"));
+                    .orElseThrow(() -> new AssertionError(option.flag() + " is not in docs/reference.md"));
             String shown = option.shownDefault().isEmpty() ? "none" : option.shownDefault();
             assertTrue(row.contains("| `" + option.variable() + "` | ")
                     && (row.contains(" | `" + shown + "` | ") || row.contains(" | " + shown + " | ")), row);
         }
-        String page = Files.readString(Path.of("..", "docs", "running.md"));
+        String page = Files.readString(Path.of("..", "docs", "reference.md"));
         for (Options.Secret secret : Options.SECRETS) {
             assertTrue(page.contains("`" + secret.variable() + "`"), secret.variable());
         }

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A rolling upgrade on PostgreSQL, as docs/running.md's "Upgrading" describes it: two instances of the previous
+ * A rolling upgrade on PostgreSQL, as docs/reference.md's "Upgrading" describes it: two instances of the previous
  * release under load, {@code migrate} run beside them, then each replaced by this release in turn. The previous
  * release's jar is named by {@value #PREVIOUS_JAR}; without it the test is skipped.
  */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The server runs as a PostgreSQL role that may only read and write rows, once the schema's owner has run the migrate
- * command; the grants are those docs/running.md gives.
+ * command; the grants are those docs/reference.md gives.
  */
 class PostgresRuntimeRoleIT {
 
@@ -106,7 +106,7 @@ class PostgresRuntimeRoleIT {
         return user.find() ? user.group(1) : System.getProperty("user.name");
     }
 
-    /** The grants of docs/running.md's "Database privileges", for this test's schema and role. */
+    /** The grants of docs/reference.md's "Database privileges", for this test's schema and role. */
     private void grantReadingAndWritingRows() throws Exception {
         String schema = postgres.schema();
         asOwner("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + schema + " TO " + role,

@@ -3,7 +3,9 @@ package dev.plantstore.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.DoThisBox;
 import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.Sockets;
 import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -26,18 +29,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The library page's sample project (docs/library-sample) runs with the command the page gives, with the Maven the
- * page names ({@code mvn} when on the path, else this clone's wrapper, as the page says), against the jars this build
- * has just made: they are laid out in a local repository of the test's own, beside a copy of the sample, so that
- * neither the source tree nor ~/.m2 changes. Every other library and plugin is taken from the build's own local
- * repository, read as a remote one, and from Maven Central when the build is online.
+ * The library page's "Do this" box, run from the page: its sample project (docs/library-sample) runs with the command
+ * the box gives, with the Maven the page names ({@code mvn} when on the path, else this clone's wrapper, as the page
+ * says), on the box's port made a free one, and prints what the box shows; then the box's create, with the token the
+ * sample printed, answers as shown. The sample runs against the jars this build has just made: they are laid out in a
+ * local repository of the test's own, beside a copy of the sample, so that neither the source tree nor ~/.m2
+ * changes. Every other library and plugin is taken from the build's own local repository, read as a remote one, and
+ * from Maven Central when the build is online.
  */
 class LibrarySampleIT {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Path SAMPLE = ROOT.resolve("docs/library-sample");
-    private static final Pattern LISTENING =
-            Pattern.compile("Plant Store API listening on http://127\\.0\\.0\\.1:(\\d+)/plants");
+    /** What the page's create has in place of the token the sample printed. */
+    private static final String PASTED_TOKEN = "paste-the-printed-token";
     private static final Pattern TOKEN = Pattern.compile("token \\(PLANTS_TOKEN was not set\\): (\\S+)");
     private static final Duration START_LIMIT = Duration.ofMinutes(4);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -46,8 +51,11 @@ class LibrarySampleIT {
     Path dir;
 
     @Test
-    void thePagesCommandServesACreateOnThePortAsked() throws Exception {
-        List<String> command = new ArrayList<>(pagesCommand());
+    void thePagesBoxServesACreateOnThePortAsked() throws Exception {
+        String port = Integer.toString(Sockets.freePort());
+        List<DoThisBox.Step> steps = DoThisBox.steps(ROOT.resolve("docs/library.md"), Map.of("7070", port));
+        assertEquals(2, steps.size(), "the box is the sample, then a create: " + steps);
+        List<String> command = new ArrayList<>(mavenCommand(steps.get(0)));
         command.set(0, mavenOnThePath().orElse(ROOT.resolve("mvnw").toString()));
         Path repository = builtArtifacts();
         command.addAll(1, List.of("-s", settings().toString(), "-Dmaven.repo.local=" + repository));
@@ -59,33 +67,31 @@ class LibrarySampleIT {
         var builder = new ProcessBuilder(command).directory(project.toFile()).redirectErrorStream(true)
                 .redirectOutput(output.toFile());
         builder.environment().remove("PLANTS_TOKEN");
-        builder.environment().put("PLANTS_PORT", "0");
+        builder.environment().put("PLANTS_PORT", port);
         Process sample = builder.start();
         try {
-            Optional<Integer> port = Poll.until(START_LIMIT, Duration.ofMillis(200), () -> {
-                String soFar = Files.readString(output);
-                Matcher listening = LISTENING.matcher(soFar);
-                if (listening.find()) {
-                    return Optional.of(Integer.parseInt(listening.group(1)));
-                }
+            boolean shown = Poll.until(START_LIMIT, Duration.ofMillis(200), () -> {
                 if (!sample.isAlive()) {
-                    throw new AssertionError(command + " ended:\n" + soFar);
+                    throw new AssertionError(command + " ended:\n" + Files.readString(output));
                 }
-                return Optional.empty();
+                return steps.get(0).isShownIn(Files.readString(output));
             });
             String printed = Files.readString(output);
-            assertTrue(port.isPresent(), command + " printed no address within " + START_LIMIT + ":\n" + printed);
+            assertTrue(shown, command + " did not print what the page shows within " + START_LIMIT + ":\n" + printed);
             Matcher token = TOKEN.matcher(printed);
             assertTrue(token.find(), "the generated token is printed:\n" + printed);
 
-            URI base = URI.create("http://127.0.0.1:" + port.get() + "/");
-            var created = HTTP.send(HttpRequest.newBuilder(base.resolve("/plants"))
-                    .header("Authorization", "Bearer " + token.group(1)).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"id\": 1, \"name\": \"Fern\"}")).build(),
+            DoThisBox.Step create = steps.get(1);
+            assertTrue(create.command().contains(PASTED_TOKEN), "the create uses the printed token: " + create);
+            Process curl = new ProcessBuilder("bash", "-c", create.command().replace(PASTED_TOKEN, token.group(1)))
+                    .redirectErrorStream(true).start();
+            String answer = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(curl.waitFor(30, TimeUnit.SECONDS), create.command());
+            assertEquals(0, curl.exitValue(), answer);
+            create.assertShownIn(answer);
+
+            var own = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/")).build(),
                     HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, created.statusCode(), created.body());
-            assertEquals("{\"name\":\"Fern\"}", created.body());
-            var own = HTTP.send(HttpRequest.newBuilder(base).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals("your own routes are untouched", own.body());
         } finally {
             sample.descendants().forEach(ProcessHandle::destroy);
@@ -97,11 +103,15 @@ class LibrarySampleIT {
         }
     }
 
-    /** The page's command that runs the sample: the line of a shell block that starts with {@code mvn }. */
-    private static List<String> pagesCommand() throws Exception {
-        String line = Files.readAllLines(ROOT.resolve("docs/library.md")).stream()
-                .filter(l -> l.startsWith("mvn ")).findFirst()
-                .orElseThrow(() -> new AssertionError("docs/library.md gives no mvn command"));
+    /**
+     * The box's command that runs the sample: its line that starts with {@code mvn }, after the line that changes
+     * into the sample's directory, of which the test runs a copy.
+     */
+    private static List<String> mavenCommand(DoThisBox.Step step) {
+        List<String> lines = step.command().lines().toList();
+        assertEquals("cd docs/library-sample", lines.get(0), step.command());
+        String line = lines.stream().filter(l -> l.startsWith("mvn ")).findFirst()
+                .orElseThrow(() -> new AssertionError("docs/library.md's box gives no mvn command"));
         return Arrays.asList(line.replaceFirst("\\s*#.*$", "").split(" +"));
     }
 

@@ -17,16 +17,16 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The running page's account of the schema names every table the store creates in a database of the reader's. */
+/** The reference page's account of the schema names every table the store creates in a database of the reader's. */
 class SchemaPageTest {
 
-    private static final Path RUNNING_PAGE = Path.of("..", "docs", "running.md");
+    private static final Path REFERENCE_PAGE = Path.of("..", "docs", "reference.md");
 
     @TempDir
     Path dir;
 
     @Test
-    void theRunningPageNamesEveryTableTheStoreCreatesEvenWithoutWebhooks() throws Exception {
+    void theReferencePageNamesEveryTableTheStoreCreatesEvenWithoutWebhooks() throws Exception {
         DataSource dataSource = DurableSqlite.dataSource(dir.resolve("plants.db"));
         try (var store = PlantStore.jdbc(dataSource)) {
             store.create(new NewPlant(1, "Monstera"));
@@ -42,15 +42,15 @@ class SchemaPageTest {
         assertFalse(tables.isEmpty());
         String schema = schemaParagraph();
         for (String table : tables) {
-            assertTrue(schema.contains("`" + table + "`"), table + " is not named in docs/running.md: " + schema);
+            assertTrue(schema.contains("`" + table + "`"), table + " is not named in docs/reference.md: " + schema);
         }
     }
 
     /** The page's "Schema." item, up to the next item. */
     private static String schemaParagraph() throws Exception {
-        String page = Files.readString(RUNNING_PAGE);
+        String page = Files.readString(REFERENCE_PAGE);
         int start = page.indexOf("- **Schema.**");
-        assertTrue(start >= 0, "docs/running.md has no Schema item");
+        assertTrue(start >= 0, "docs/reference.md has no Schema item");
         int end = page.indexOf("\n- ", start + 1);
         return page.substring(start, end < 0 ? page.length() : end);
     }
