@@ -38,6 +38,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One trace from the caller through the commit to the receiver's webhook, as a real Zipkin server shows it, exported
  * by the jar as the standard OTEL_* variables configure it; and, unconfigured, no SDK at all.
+ *
+ * <p>Zipkin because it is the one tracing backend that starts from the registries here (Maven Central) with Java
+ * alone, and has an API to read a trace back. Its OTLP module is not published there, so the jar sends to it with the
+ * SDK's Zipkin exporter ({@code OTEL_TRACES_EXPORTER=zipkin}); the default, OTLP over HTTP, is checked against an HTTP
+ * server of the test's that takes the real export and finds the trace in it.
  */
 @Tag("heavy")
 class TracingIT {
