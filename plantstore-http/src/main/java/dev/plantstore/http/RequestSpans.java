@@ -90,7 +90,7 @@ final class RequestSpans extends Handler.Wrapper {
      * routed the request. Run as a request logger, after the handlers, before the response completes.
      */
     static void nameByRoute(Context ctx) {
-        if (ctx.req().getAttribute(SPAN_ATTRIBUTE) instanceof Span span) {
+        if (ctx.req().getAttribute(SPAN_ATTRIBUTE) instanceof Span span && span.isRecording()) {
             String route = RouteTemplate.of(ctx);
             span.updateName(ctx.method().name() + " " + route);
             span.setAttribute("http.route", route);

@@ -8,6 +8,7 @@ import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.TraceContext;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
@@ -61,7 +62,7 @@ final class TracedPlantStore implements PlantStore {
                 .startSpan();
         Scope current = span.makeCurrent();
         try {
-            T result = write.apply(contextOf(Context.current()));
+            T result = write.apply(contextOf(span.getSpanContext()));
             note(request, span, outcome.apply(result));
             return result;
         } catch (StoreUnavailableException e) {
@@ -89,18 +90,26 @@ final class TracedPlantStore implements PlantStore {
                 : "duplicate";
     }
 
-    /** The context as W3C's headers carry it; empty when it is not of a recorded span (not sampled still counts). */
-    private static Optional<TraceContext> contextOf(Context context) {
-        Map<String, String> headers = new HashMap<>();
-        W3C.inject(context, headers, Map::put);
-        String traceparent = headers.get("traceparent");
-        if (traceparent == null) {
+    /**
+     * The span's context as W3C's headers carry it, sampled or not; empty for none (an invalid context). Written out
+     * directly, as every traced write needs it; only a trace state, which few callers send, goes through the
+     * propagator.
+     */
+    private static Optional<TraceContext> contextOf(SpanContext span) {
+        if (!span.isValid()) {
             return Optional.empty();
         }
+        String traceparent = "00-" + span.getTraceId() + "-" + span.getSpanId() + "-" + span.getTraceFlags().asHex();
+        Optional<String> tracestate = Optional.empty();
+        if (!span.getTraceState().isEmpty()) {
+            Map<String, String> headers = new HashMap<>();
+            W3C.inject(Context.root().with(Span.wrap(span)), headers, Map::put);
+            tracestate = Optional.ofNullable(headers.get("tracestate"));
+        }
         try {
-            return Optional.of(new TraceContext(traceparent, Optional.ofNullable(headers.get("tracestate"))));
-        } catch (IllegalArgumentException notOfVersion00) {
-            return Optional.empty();
+            return Optional.of(new TraceContext(traceparent, tracestate));
+        } catch (IllegalArgumentException longerThanKept) {
+            return Optional.of(new TraceContext(traceparent, Optional.empty()));
         }
     }
 

@@ -134,6 +134,15 @@ class RequestTracingTest {
     }
 
     @Test
+    void theCallersTracestateGoesWithTheWrite() throws Exception {
+        withServer(TestApi.api(notingTraces()).withTracing(tracing), (server, client) -> create(client,
+                "{\"id\":1,\"name\":\"Fern\"}", "traceparent", TRACEPARENT, "tracestate", "rojo=00f067aa0ba902b7"));
+        assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(10), () -> writeTraces.containsKey(1L)),
+                "written");
+        assertEquals(Optional.of("rojo=00f067aa0ba902b7"), writeTraces.get(1L).orElseThrow().tracestate());
+    }
+
+    @Test
     void eachOutcomeIsOnTheSpans() throws Exception {
         withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing), (server, client) -> {
             create(client, "{\"id\":1,\"name\":\"Fern\"}");
