@@ -60,9 +60,12 @@ final class RequestSpans extends Handler.Wrapper {
         Span span = tracer.spanBuilder(request.getMethod())
                 .setParent(caller)
                 .setSpanKind(SpanKind.SERVER)
-                .setAttribute("http.request.method", request.getMethod())
-                .setAttribute("url.scheme", request.getHttpURI().getScheme())
                 .startSpan();
+        // Set once sampled rather than on the builder, which collects them for every request, recorded or not.
+        if (span.isRecording()) {
+            span.setAttribute("http.request.method", request.getMethod());
+            span.setAttribute("url.scheme", request.getHttpURI().getScheme());
+        }
         request.setAttribute(SPAN_ATTRIBUTE, span);
         SpanContext ids = span.getSpanContext();
         MDC.put(TRACE_ID_MDC_KEY, ids.getTraceId());

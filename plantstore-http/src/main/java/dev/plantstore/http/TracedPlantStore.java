@@ -56,10 +56,14 @@ final class TracedPlantStore implements PlantStore {
     private <T> T traced(String operation, long id, Function<Optional<TraceContext>, T> write,
                          Function<T, String> outcome) {
         Span request = Span.current();
-        Span span = tracer.spanBuilder("store " + operation)
-                .setAttribute("plantstore.operation", operation)
-                .setAttribute("plantstore.plant.id", id)
-                .startSpan();
+        if (!request.isRecording()) {
+            // Not sampled: a span for the write would record nothing. The write keeps the request's own context,
+            // unsampled, which the webhook's receiver may still continue.
+            return write.apply(contextOf(request.getSpanContext()));
+        }
+        Span span = tracer.spanBuilder("store " + operation).startSpan();
+        span.setAttribute("plantstore.operation", operation);
+        span.setAttribute("plantstore.plant.id", id);
         Scope current = span.makeCurrent();
         try {
             T result = write.apply(contextOf(span.getSpanContext()));

@@ -69,19 +69,19 @@ final class AttemptSpans {
     Attempt begin(PlantEvent event) {
         Context write = event.trace().map(trace -> W3C.extract(Context.root(), trace, STORED)).orElse(Context.root());
         int attempt = event.attempts() + 1;
-        Span span = tracer.spanBuilder("POST")
-                .setParent(write)
-                .setSpanKind(SpanKind.CLIENT)
-                .setAttribute("http.request.method", "POST")
-                .setAttribute("url.full", receiver)
-                .setAttribute("server.address", host)
-                .setAttribute("server.port", port)
-                .setAttribute("http.request.resend_count", (long) attempt - 1)
-                .setAttribute("plantstore.webhook.receiver", receiver)
-                .setAttribute("plantstore.webhook.attempt", (long) attempt)
-                .setAttribute("plantstore.webhook.id", WebhookSigner.messageId(event))
-                .setAttribute("plantstore.webhook.event", event.type())
-                .startSpan();
+        Span span = tracer.spanBuilder("POST").setParent(write).setSpanKind(SpanKind.CLIENT).startSpan();
+        // Set once sampled rather than on the builder, which collects them for every attempt, recorded or not.
+        if (span.isRecording()) {
+            span.setAttribute("http.request.method", "POST");
+            span.setAttribute("url.full", receiver);
+            span.setAttribute("server.address", host);
+            span.setAttribute("server.port", port);
+            span.setAttribute("http.request.resend_count", (long) attempt - 1);
+            span.setAttribute("plantstore.webhook.receiver", receiver);
+            span.setAttribute("plantstore.webhook.attempt", (long) attempt);
+            span.setAttribute("plantstore.webhook.id", WebhookSigner.messageId(event));
+            span.setAttribute("plantstore.webhook.event", event.type());
+        }
         return new Attempt(span, contextOf(write.with(span)));
     }
 
