@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.core.JdbcSchema;
 import dev.plantstore.testkit.PlantRequests;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
@@ -31,16 +32,19 @@ class MigrateCommandIT {
         RunningJar.Completed refused = RunningJar.runToCompletion(dir, Map.of("PLANTSTORE_TOKENS", TOKEN),
                 "--port", "0", "--store", store, "--migrate", "off");
         assertEquals(1, refused.exitCode(), refused.stdout());
-        assertEquals("plantstore: store " + store + " is at schema version 1, behind this release's 2, and --migrate "
+        assertEquals("plantstore: store " + store + " is at schema version 1, behind this release's "
+                + JdbcSchema.currentVersion() + ", and --migrate "
                 + "is off: run java -jar plantstore.jar migrate with this --store as the schema's owner first\n",
                 refused.stderr());
 
         RunningJar.Completed migrated = RunningJar.runToCompletion(dir, "migrate", "--store", store);
         assertEquals(0, migrated.exitCode(), migrated.stderr());
-        assertTrue(migrated.stdout().endsWith("store " + store + " migrated from schema version 1 to 2\n"),
+        assertTrue(migrated.stdout().endsWith("store " + store + " migrated from schema version 1 to "
+                        + JdbcSchema.currentVersion() + "\n"),
                 migrated.stdout());
         RunningJar.Completed again = RunningJar.runToCompletion(dir, "migrate", "--store", store);
-        assertEquals("store " + store + " is at schema version 2 already\n", again.stdout());
+        assertEquals("store " + store + " is at schema version " + JdbcSchema.currentVersion() + " already\n",
+                again.stdout());
 
         try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN, "PLANTSTORE_MIGRATE", "off"),
                 "--store", store)) {

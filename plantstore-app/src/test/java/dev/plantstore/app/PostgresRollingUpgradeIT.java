@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.core.JdbcSchema;
 import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.TestPostgres;
@@ -74,7 +75,8 @@ class PostgresRollingUpgradeIT {
 
                 RunningJar.Completed migrated = RunningJar.runToCompletion(dir, "migrate", "--store", store);
                 assertEquals(0, migrated.exitCode(), migrated.stderr());
-                assertTrue(migrated.stdout().contains("migrated from schema version 1 to 2"), migrated.stdout());
+                assertTrue(migrated.stdout().contains("migrated from schema version 1 to "
+                        + JdbcSchema.currentVersion()), migrated.stdout());
                 load.awaitAcknowledged(load.acknowledged.size() + 200);
 
                 for (int i = 0; i < 2; i++) {
