@@ -14,9 +14,10 @@ import org.slf4j.spi.SLF4JServiceProvider;
 
 /**
  * The server's SLF4J backend, found through {@code META-INF/services}. slf4j-simple, used before, neither prints the
- * MDC (so no request id) nor writes JSON; logback could, but a pattern layout formats each field of each line, which at
- * an access line per request was a tenth of the server's work (bench/RESULTS.md), and its JSON encoder writes its own
- * field names. This writes each line in one pass, through the same buffered {@link Console} as before.
+ * MDC (so no request id) nor writes JSON. Logback does both, but side by side on the memory store, behind an async
+ * appender, it served 11 to 13 % fewer creates than this with the default text lines, and the same with JSON lines
+ * whose fields it names otherwise (bench/RESULTS.md, "Why the hot path looks as it does"). This writes each line in
+ * one pass, through the same buffered {@link Console} as before.
  */
 public final class ConsoleLoggerProvider implements SLF4JServiceProvider {
 
