@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.UndeliverableEvents;
+import dev.plantstore.core.JdbcSchema;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,9 +56,28 @@ class WebhooksCommandIT {
     }
 
     @Test
+    void aDatabaseWithoutTheStoresTablesIsRefusedAndLeftWithout() throws Exception {
+        Path database = dir.resolve("other.db");
+        var other = DurableSqlite.dataSource(database);
+        try (var connection = other.getConnection(); var statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE notes (text TEXT)");
+        }
+        RunningJar.Completed refused = RunningJar.runToCompletion(dir, "webhooks", "undeliverable",
+                "--store", "sqlite:" + database);
+        assertEquals(1, refused.exitCode(), refused.stdout());
+        assertTrue(refused.stderr().startsWith("plantstore: ") && refused.stderr().contains("schema version 0")
+                && refused.stderr().lines().count() == 1, refused.stderr());
+        try (var connection = other.getConnection(); var statement = connection.createStatement();
+             var tables = statement.executeQuery("SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")) {
+            assertTrue(tables.next());
+            assertEquals("notes", tables.getString(1), "the command created nothing");
+        }
+    }
+
+    @Test
     void withNoUndeliverableEventTheCommandSaysSo() throws Exception {
         Path database = dir.resolve("plants.db");
-        UndeliverableEvents.in(DurableSqlite.dataSource(database));
+        JdbcSchema.migrate(DurableSqlite.dataSource(database));
         RunningJar.Completed none = RunningJar.runToCompletion(dir, "webhooks", "undeliverable",
                 "--store", "sqlite:" + database);
         assertEquals(new RunningJar.Completed(0, "no undeliverable events\n", ""), none);

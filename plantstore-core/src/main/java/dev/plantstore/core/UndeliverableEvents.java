@@ -47,12 +47,14 @@ public final class UndeliverableEvents {
     }
 
     /**
-     * The undeliverable events in the database behind {@code dataSource}, a SQLite or PostgreSQL store's.
+     * The undeliverable events in the database behind {@code dataSource}, a SQLite or PostgreSQL store's. Only reads
+     * and changes rows: a database without the store's tables, or at another release's version, is refused as it is.
      *
-     * @throws IllegalArgumentException when the database is neither
+     * @throws IllegalArgumentException   when the database is neither
+     * @throws StoreUnavailableException when it is not a store of this release's schema version
      */
     public static UndeliverableEvents in(DataSource dataSource) {
-        Schema.ensure(dataSource, Dialect.of(dataSource));
+        Schema.require(dataSource, Dialect.of(dataSource));
         return new UndeliverableEvents(dataSource);
     }
 
