@@ -2,12 +2,10 @@ package dev.plantstore.http;
 
 import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
-import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.StoreUnavailableException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -15,11 +13,10 @@ import java.util.function.Supplier;
  * A store that times each create and delete by its outcome ({@value #OPERATIONS}): how often the store is used, how
  * long it takes, and how often it fails. Finds are not timed: the API never finds.
  */
-final class MeteredPlantStore implements PlantStore {
+final class MeteredPlantStore extends ForwardingPlantStore {
 
     static final String OPERATIONS = "plantstore.store.operations";
 
-    private final PlantStore store;
     private final Timer created;
     private final Timer alreadyStored;
     private final Timer duplicate;
@@ -31,7 +28,7 @@ final class MeteredPlantStore implements PlantStore {
     private final Timer deleteFailed;
 
     MeteredPlantStore(PlantStore store, MeterRegistry registry) {
-        this.store = store;
+        super(store);
         created = timer(registry, "create", "created");
         alreadyStored = timer(registry, "create", "already_stored");
         duplicate = timer(registry, "create", "duplicate");
@@ -82,20 +79,5 @@ final class MeteredPlantStore implements PlantStore {
             failed.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             throw e;
         }
-    }
-
-    @Override
-    public Optional<Plant> find(long id) {
-        return store.find(id);
-    }
-
-    @Override
-    public boolean isAvailable() {
-        return store.isAvailable();
-    }
-
-    @Override
-    public void close() {
-        store.close();
     }
 }

@@ -2,7 +2,6 @@ package dev.plantstore.http;
 
 import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
-import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.TraceContext;
@@ -27,17 +26,16 @@ import java.util.function.Function;
  * events it records, so that their deliveries show under this span. The outcome, as the metrics label it, goes on this
  * span and the request's.
  */
-final class TracedPlantStore implements PlantStore {
+final class TracedPlantStore extends ForwardingPlantStore {
 
     static final String OUTCOME = "plantstore.outcome";
 
     private static final W3CTraceContextPropagator W3C = W3CTraceContextPropagator.getInstance();
 
-    private final PlantStore store;
     private final Tracer tracer;
 
     TracedPlantStore(PlantStore store, OpenTelemetry openTelemetry) {
-        this.store = store;
+        super(store);
         this.tracer = openTelemetry.getTracer(RequestSpans.INSTRUMENTATION);
     }
 
@@ -115,20 +113,5 @@ final class TracedPlantStore implements PlantStore {
         } catch (IllegalArgumentException longerThanKept) {
             return Optional.of(new TraceContext(traceparent, Optional.empty()));
         }
-    }
-
-    @Override
-    public Optional<Plant> find(long id) {
-        return store.find(id);
-    }
-
-    @Override
-    public boolean isAvailable() {
-        return store.isAvailable();
-    }
-
-    @Override
-    public void close() {
-        store.close();
     }
 }
