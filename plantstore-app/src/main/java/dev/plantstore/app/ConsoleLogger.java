@@ -10,6 +10,9 @@ final class ConsoleLogger extends LegacyAbstractLogger {
 
     private static final long serialVersionUID = 1L;
 
+    /** The loggers of the OpenTelemetry SDK, whose failures are written without their stack traces. */
+    static final String TRACING_SDK = "io.opentelemetry.";
+
     /** A threshold above ERROR: nothing is logged. */
     static final int OFF = Level.ERROR.toInt() + 10;
 
@@ -56,6 +59,12 @@ final class ConsoleLogger extends LegacyAbstractLogger {
         String message = arguments == null || arguments.length == 0
                 ? pattern
                 : MessageFormatter.basicArrayFormat(pattern, arguments);
+        if (thrown != null && name.startsWith(TRACING_SDK)) {
+            // The tracing SDK logs each export that fails with its stack trace; a collector that cannot be reached is
+            // the surroundings' fault, which one line says whole (and the SDK already limits how often it says it).
+            LogLines.current().write(level, name, message + " (" + thrown + ")", null);
+            return;
+        }
         LogLines.current().write(level, name, message, thrown);
     }
 }

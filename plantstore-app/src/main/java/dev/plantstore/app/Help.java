@@ -46,6 +46,9 @@ final class Help {
         for (Options.Secret secret : secrets) {
             entry(text, secret.variable(), secret.help());
         }
+        text.append("\nTraces: off unless the OpenTelemetry SDK's own variables say where they go, such as\n");
+        entry(text, "OTEL_EXPORTER_OTLP_ENDPOINT", "where to send spans over OTLP/HTTP (http://HOST:4318); with "
+                + "OTEL_TRACES_SAMPLER, OTEL_SERVICE_NAME and the others of the SDK's autoconfiguration");
         return text.toString();
     }
 

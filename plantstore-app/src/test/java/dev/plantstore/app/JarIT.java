@@ -196,6 +196,13 @@ class JarIT {
     }
 
     @Test
+    void helpNamesTheTracingVariables() throws Exception {
+        var result = RunningJar.runToCompletion(dir, "--help");
+        assertTrue(result.stdout().contains("Traces: off unless the OpenTelemetry SDK's own variables")
+                && result.stdout().contains("OTEL_EXPORTER_OTLP_ENDPOINT"), result.stdout());
+    }
+
+    @Test
     void unknownFlagPrintsOneLineAndExitsTwo() throws Exception {
         var result = RunningJar.runToCompletion(dir, "--frobnicate");
         assertEquals(2, result.exitCode());

@@ -120,6 +120,22 @@ class LogLinesTest {
     }
 
     @Test
+    void aFailedExportOfTheTracingSdkIsOneLineWithoutAStackTrace() {
+        String log = logged(Options.LogFormat.TEXT, () -> LoggerFactory
+                .getLogger("io.opentelemetry.exporter.internal.http.HttpExporter")
+                .warn("Failed to export spans.", new java.net.ConnectException("Connection refused")));
+        assertEquals(1, log.lines().count(), log);
+        assertTrue(log.contains("Failed to export spans. (java.net.ConnectException: Connection refused)"), log);
+    }
+
+    @Test
+    void anotherLoggersFailureKeepsItsStackTrace() {
+        String log = logged(Options.LogFormat.TEXT, () -> LoggerFactory.getLogger("dev.plantstore.x")
+                .warn("failed", new IllegalStateException("broken")));
+        assertTrue(log.lines().count() > 1 && log.contains("\tat "), log);
+    }
+
+    @Test
     void aJsonLineEscapesControlCharactersAsJsonDoes() throws Exception {
         String log = logged(Options.LogFormat.JSON, () -> LoggerFactory.getLogger("dev.plantstore.access")
                 .info("GET /\u0085\u2028\u202e\u001b[2J 404 0.1ms"));

@@ -83,8 +83,10 @@ public final class Schema {
         int found = version(dataSource, dialect);
         refuseNewer(found);
         int version = found;
+        // Building a new store's tables is no news; an operator hears of a migration of the one they had.
+        System.Logger.Level told = found == 0 ? System.Logger.Level.DEBUG : System.Logger.Level.INFO;
         while (version < VERSION) {
-            version = runNextStep(dataSource, dialect);
+            version = runNextStep(dataSource, dialect, told);
         }
         return found;
     }
@@ -135,7 +137,7 @@ public final class Schema {
      * Takes the lock, reads the version again (another instance may have run the step meanwhile), runs the step that
      * follows it and records it, in one transaction. Returns the version the database is at afterwards.
      */
-    private static int runNextStep(DataSource dataSource, Dialect dialect) {
+    private static int runNextStep(DataSource dataSource, Dialect dialect, System.Logger.Level told) {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             begin(connection, statement, dialect);
             try {
@@ -143,12 +145,12 @@ public final class Schema {
                 refuseNewer(version);
                 if (version < VERSION) {
                     long started = System.nanoTime();
-                    LOG.log(System.Logger.Level.INFO, "migrating the plant store's schema from version " + version
+                    LOG.log(told, "migrating the plant store's schema from version " + version
                             + " to " + (version + 1));
                     STEPS.get(version).run(statement, dialect);
                     statement.executeUpdate("INSERT INTO plantstore_schema (version) VALUES (" + (version + 1) + ")");
                     commit(connection, statement, dialect);
-                    LOG.log(System.Logger.Level.INFO, "the plant store's schema is at version " + (version + 1)
+                    LOG.log(told, "the plant store's schema is at version " + (version + 1)
                             + " (the step took " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms)");
                     return version + 1;
                 }
