@@ -1,7 +1,6 @@
 package dev.plantstore.http;
 
 import dev.plantstore.core.Verification;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.server.Request;
@@ -71,11 +70,10 @@ final class AccessLog implements RequestLog {
         if (requestId != null) {
             MDC.put(RequestIds.MDC_KEY, requestId);
         }
-        List<String> traceIds = RequestSpans.idsOf(request);
-        if (!traceIds.isEmpty()) {
-            MDC.put(RequestSpans.TRACE_ID_MDC_KEY, traceIds.get(0));
-            MDC.put(RequestSpans.SPAN_ID_MDC_KEY, traceIds.get(1));
-        }
+        RequestSpans.idsOf(request).ifPresent(ids -> {
+            MDC.put(RequestSpans.TRACE_ID_MDC_KEY, ids.getTraceId());
+            MDC.put(RequestSpans.SPAN_ID_MDC_KEY, ids.getSpanId());
+        });
         MDC.put(CLIENT_MDC_KEY, client);
         MDC.put("method", request.getMethod());
         MDC.put("route", route instanceof String template ? template : RouteTemplate.UNMATCHED);

@@ -10,7 +10,7 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
-import java.util.List;
+import java.util.Optional;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -101,13 +101,10 @@ final class RequestSpans extends Handler.Wrapper {
         }
     }
 
-    /** The trace and span ids of the request's span, for a line written once the request is over. */
-    static List<String> idsOf(Request request) {
-        if (request.getAttribute(SPAN_ATTRIBUTE) instanceof Span span) {
-            SpanContext ids = span.getSpanContext();
-            return List.of(ids.getTraceId(), ids.getSpanId());
-        }
-        return List.of();
+    /** The request's span's ids, for a line written once the request is over; empty when it was not traced. */
+    static Optional<SpanContext> idsOf(Request request) {
+        return request.getAttribute(SPAN_ATTRIBUTE) instanceof Span span ? Optional.of(span.getSpanContext())
+                : Optional.empty();
     }
 
     /** Ends the span with the response's status once the exchange is over, then completes it. */
