@@ -19,9 +19,13 @@ import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 import org.eclipse.jetty.util.SocketAddressResolver;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * Requests to one receiver through Jetty's {@link HttpClient}: its pool keeps up to {@code most} connections alive,
@@ -72,6 +76,7 @@ final class JettyTransport implements Transport {
         client.setConnectTimeout(deadline.toMillis());
         client.setIdleTimeout(IDLE.toMillis());
         client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "plantstore"));
+        client.addBean(new HandshakeDeadline(client, deadline));
         try {
             client.start();
         } catch (Exception e) {
@@ -200,6 +205,32 @@ final class JettyTransport implements Transport {
         }
         String message = cause.getMessage();
         return message == null ? cause.getClass().getSimpleName() : cause.getClass().getSimpleName() + ": " + message;
+    }
+
+    /**
+     * Closes a TLS connection whose handshake is not over within the deadline. A receiver that trickles its handshake
+     * keeps the idle time-out from passing, and a connection that opens after its attempt ended belongs to no request
+     * whose time-out would close it. Jetty hands every connection it opens to the client's listeners.
+     */
+    private record HandshakeDeadline(HttpClient client, Duration deadline) implements Connection.Listener {
+        @Override
+        public void onOpened(Connection connection) {
+            if (connection instanceof SslConnection tls) {
+                Scheduler.Task expiry = client.getScheduler().schedule(tls::close, deadline.toMillis(),
+                        TimeUnit.MILLISECONDS);
+                tls.addHandshakeListener(new SslHandshakeListener() {
+                    @Override
+                    public void handshakeSucceeded(Event event) {
+                        expiry.cancel();
+                    }
+
+                    @Override
+                    public void handshakeFailed(Event event, Throwable failure) {
+                        expiry.cancel();
+                    }
+                });
+            }
+        }
     }
 
     /** Ends the exchange of an answer that is not 2xx. */

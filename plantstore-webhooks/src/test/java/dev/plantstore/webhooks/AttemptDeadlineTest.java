@@ -10,14 +10,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.SocketAddressResolver;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -55,6 +58,27 @@ class AttemptDeadlineTest {
             assertFailsWithin(send(event(16)));
             assertTrue(Poll.until(ENDS_WITHIN, Duration.ofMillis(20), closedByClient::get),
                     "the connection of the attempt was closed");
+        }
+    }
+
+    @Test
+    void aTlsHandshakeThatBeginsOnlyAfterItsAttemptEndedIsClosedAtTheDeadline() throws Exception {
+        try (var server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+            var closedByClient = new AtomicBoolean();
+            var trickler = new Thread(() -> trickle(server, closedByClient), "trickling receiver");
+            trickler.setDaemon(true);
+            trickler.start();
+            var lookup = new CompletableFuture<Promise<List<InetSocketAddress>>>();
+            SocketAddressResolver late = (host, port, context, promise) -> lookup.complete(promise);
+            transport = new JettyTransport(URI.create("https://localhost:" + server.getLocalPort() + "/hook"), 4,
+                    DEADLINE, Optional.of(late), new SslContextFactory.Client());
+            // The name is found only once the attempt has failed: the connection then opens for no request, so no
+            // request's time-out can close it, and the trickle keeps it from ever being idle.
+            assertFailsWithin(send(event(16)));
+            lookup.get(ENDS_WITHIN.toMillis(), TimeUnit.MILLISECONDS)
+                    .succeeded(List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort())));
+            assertTrue(Poll.until(ENDS_WITHIN, Duration.ofMillis(20), closedByClient::get),
+                    "the connection was closed");
         }
     }
 
