@@ -209,6 +209,14 @@ class OptionsTest {
     }
 
     @Test
+    void aWebhookUrlWithAPortOutsideOneTo65535IsRefusedWhileParsingWithoutItsCredentials() {
+        assertEquals("--webhook-url: webhook URL http://h.example:99999/x has a port outside 1 to 65535",
+                refusal(Map.of(), "--webhook-url", "http://user:pw@h.example:99999/x?token=t0k"));
+        assertEquals("PLANTSTORE_WEBHOOK_URL: webhook URL http://h.example:0/x has a port outside 1 to 65535",
+                refusal(Map.of("PLANTSTORE_WEBHOOK_URL", "http://h.example:0/x")));
+    }
+
+    @Test
     void aFlagBeatsItsEnvironmentVariable() throws UsageException {
         assertEquals(7000, parse(Map.of("PLANTSTORE_PORT", "9000"), "--port", "7000").get(Options.PORT));
     }

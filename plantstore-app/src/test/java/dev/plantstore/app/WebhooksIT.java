@@ -1,11 +1,15 @@
 package dev.plantstore.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.example.receiver.VerifyWebhook;
 import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.ScriptedReceiver;
+import dev.plantstore.testkit.ScriptedReceiver.Answer;
+import dev.plantstore.testkit.ScriptedReceiver.Then;
 import dev.plantstore.testkit.TestPostgres;
 import dev.plantstore.testkit.WebhookReceiver;
 import dev.plantstore.testkit.WebhookReceiver.Received;
@@ -21,10 +25,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -191,6 +197,37 @@ class WebhooksIT {
             assertTrue(Poll.until(WAIT, LOOK, () -> acceptedCount(20)), () -> "accepted " + acceptedEvents()
                     + "\n" + restarted.outputSoFar());
             assertEquals(20, acceptedEvents().size());
+        }
+    }
+
+    /**
+     * The jar's delivery against a receiver on a raw socket that answers with an empty head or hides a 200 behind a
+     * 500: no event counts as delivered until the mended receiver answers it with a 2xx of its own, and the log says
+     * the receiver is failing, without a stack trace.
+     */
+    @Test
+    void aReceiverThatAnswersWithBrokenBytesLosesNoEventOnceMended() throws Exception {
+        try (var scripted = new ScriptedReceiver()) {
+            scripted.answer(request -> request.index() % 2 == 0
+                    ? Answer.refusing("\r\n\r\n", Then.KEEP)
+                    : Answer.refusing("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n"
+                            + ScriptedReceiver.OK, Then.KEEP));
+            var env = Map.of("PLANTSTORE_TOKENS", TOKEN, "PLANTSTORE_WEBHOOK_SECRET", SECRET,
+                    "PLANTSTORE_WEBHOOK_URL", scripted.url().toString());
+            int events = 10;
+            try (var jar = RunningJar.start(dir, env)) {
+                for (int id = 1; id <= events; id++) {
+                    assertEquals(200, create(jar, id, "Plant " + id));
+                }
+                // A failing receiver is sent one event at a time on the back-off: both broken answers, then mended.
+                assertTrue(Poll.until(WAIT, LOOK, () -> scripted.requests().size() >= 2
+                        && jar.outputSoFar().contains(": failing (")), jar::outputSoFar);
+                scripted.mend();
+                Set<Long> all = LongStream.rangeClosed(1, events).boxed().collect(Collectors.toSet());
+                assertTrue(Poll.until(WAIT, LOOK, () -> scripted.answeredFor2xx().equals(all)),
+                        () -> "answered with a 2xx: " + scripted.answeredFor2xx());
+                assertFalse(jar.outputSoFar().contains("\tat "), jar::outputSoFar);
+            }
         }
     }
 

@@ -327,8 +327,11 @@ final class ReceiverWorker {
         var once = new AtomicBoolean();
         Transport.Ended end = (sent, outcome) -> {
             if (once.compareAndSet(false, true)) {
-                AttemptSpans.end(attempt.span(), outcome);
-                attemptEnded(sent, outcome);
+                try {
+                    AttemptSpans.end(attempt.span(), outcome);
+                } finally {
+                    attemptEnded(sent, outcome);
+                }
             }
         };
         try {

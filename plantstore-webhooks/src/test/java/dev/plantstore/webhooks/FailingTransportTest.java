@@ -18,12 +18,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
  * Nothing an attempt throws escapes it: an exception or an error from inside the transport fails that attempt, gives
- * its request in flight back, and the delivery goes on.
+ * its request in flight back, and the delivery goes on; the log tells the receiver's state once, without a stack trace.
  */
 class FailingTransportTest {
 
@@ -63,6 +67,23 @@ class FailingTransportTest {
         for (long id = 1; id <= events; id++) {
             memory.create(new NewPlant(id, "Plant " + id));
         }
+        List<LogRecord> lines = new CopyOnWriteArrayList<>();
+        Logger workerLog = Logger.getLogger(ReceiverWorker.class.getName());
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord line) {
+                lines.add(line);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        workerLog.addHandler(capture);
         var delivery = WebhookDelivery.start(outbox, settings, to -> throwsThenWorks, OpenTelemetry.noop());
         outbox.handEventsTo(delivery);
         try (var store = new DeliveringPlantStore(memory, delivery)) {
@@ -72,6 +93,15 @@ class FailingTransportTest {
                     () -> outbox.backlog(DeliverySettings.receiverKey(RECEIVER)).pending() == 0));
             assertEquals(events, delivered.size());
             assertTrue(store.isAvailable(), "the store never noticed");
+        } finally {
+            workerLog.removeHandler(capture);
         }
+        List<String> failing = lines.stream().map(LogRecord::getMessage).filter(line -> line.contains(": failing ("))
+                .toList();
+        assertEquals(1, failing.size(), failing.toString());
+        assertTrue(failing.get(0).contains("a parser that reads past an empty head")
+                || failing.get(0).contains("StackOverflowError"), failing.get(0));
+        assertEquals(List.of(), lines.stream().filter(line -> line.getThrown() != null).map(LogRecord::getMessage)
+                .toList(), "lines with a stack trace");
     }
 }

@@ -79,6 +79,15 @@ class HostileReceiversTest {
                         accepting(hidden200 + hidden200, Then.FALL_SILENT)),
                 Arguments.of("a 204 carrying a body that looks like a response",
                         accepting("HTTP/1.1 204 No Content\r\n\r\n" + hidden200, Then.KEEP)),
+                Arguments.of("a 304 carrying a body that looks like a response",
+                        refusing("HTTP/1.1 304 Not Modified\r\n\r\n" + hidden200, Then.KEEP)),
+                Arguments.of("the same Content-Length twice", refusing(
+                        "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n", Then.KEEP)),
+                Arguments.of("a 200 saying Connection: close, keep-alive, then a 200 nobody asked for", accepting(
+                        "HTTP/1.1 200 OK\r\nConnection: close, keep-alive\r\nContent-Length: 0\r\n\r\n"
+                                + hidden200, Then.KEEP)),
+                Arguments.of("a Transfer-Encoding of xchunked", refusing(
+                        "HTTP/1.1 200 OK\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\n", Then.KEEP)),
                 Arguments.of("Content-Length with Transfer-Encoding", refusing(
                         "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
                         Then.KEEP)),
