@@ -32,6 +32,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -93,11 +94,19 @@ class ContainerImageIT {
                 Path.of("/usr/bin/mmdebstrap"), "mmdebstrap"));
         Path base = baseArchive();
         sources = copyOfSources(Files.createDirectory(work.resolve("sources")));
-        built = buildImage(base, "first");
-        String loaded = succeed(COMMAND_LIMIT, podman("load", "-i", imageArchive().toString()));
+        built = buildImage(sources, base, "first");
+        String loaded = succeed(COMMAND_LIMIT, podman("load", "-i", imageArchive(sources).toString()));
         assertTrue(loaded.contains(image()), loaded);
         assertEquals(built.get("imageId").asText(), "sha256:" + inspect("image", image(), "{{.Id}}"),
                 "podman loaded the image Jib built");
+    }
+
+    /** The loaded image goes too, so that no image of the test's stays under the name a user's build takes. */
+    @AfterAll
+    static void removeTheImage() throws Exception {
+        if (built != null) {
+            run(COMMAND_LIMIT, podman("rmi", "-f", image()));
+        }
     }
 
     @AfterEach
@@ -256,9 +265,34 @@ class ContainerImageIT {
                 deleteTree(target);
             }
         }
-        JsonNode again = buildImage(baseArchive(), "second");
+        JsonNode again = buildImage(sources, baseArchive(), "second");
         assertEquals(built.get("imageId").asText(), again.get("imageId").asText());
         assertEquals(built.get("imageDigest").asText(), again.get("imageDigest").asText());
+    }
+
+    /**
+     * A change to our code alone ships as our code's layers alone: the base's layers and the libraries' layer stay
+     * as they were, so a registry and a node already holding them fetch only ours.
+     */
+    @Test
+    void aChangeToOurCodeChangesOnlyOurCodesLayers() throws Exception {
+        Path changed = copyOfSources(Files.createDirectory(work.resolve("changed-sources")));
+        for (String module : List.of("plantstore-core/src/main/java/dev/plantstore/core",
+                "plantstore-app/src/main/java/dev/plantstore/app")) {
+            String pkg = module.substring(module.indexOf("java/") + 5).replace('/', '.');
+            Files.writeString(changed.resolve(module).resolve("ChangedForTheLayerTest.java"),
+                    "package " + pkg + ";\n\nfinal class ChangedForTheLayerTest {\n}\n");
+        }
+        buildImage(changed, baseArchive(), "changed");
+
+        Map<String, String> before = layerDigests(imageArchive(sources));
+        Map<String, String> after = layerDigests(imageArchive(changed));
+        assertEquals(before.keySet(), after.keySet(), "the same layers");
+        Set<String> differing = before.keySet().stream()
+                .filter(layer -> !before.get(layer).equals(after.get(layer)))
+                .collect(Collectors.toSet());
+        assertEquals(Set.of("project dependencies", "classes"), differing,
+                "the layers a change to our code alone changed");
     }
 
     /** The base: Debian's minimal system and Java runtime, as docs/reference.md makes it without a registry. */
@@ -312,10 +346,10 @@ class ContainerImageIT {
     }
 
     /** The one command, with the base from {@code base}; what Jib wrote about the image. */
-    private static JsonNode buildImage(Path base, String name) throws Exception {
+    private static JsonNode buildImage(Path from, Path base, String name) throws Exception {
         Path log = work.resolve("build-" + name + ".log");
         ProcessBuilder build = new ProcessBuilder("./mvnw", "-B", "-DskipTests", "-Pimage", "package")
-                .directory(sources.toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
+                .directory(from.toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
         build.environment().put("PLANTSTORE_IMAGE_BASE", base.toString());
         Process running = build.start();
@@ -324,12 +358,12 @@ class ContainerImageIT {
             throw new AssertionError("the build still running after " + BUILD_LIMIT.toMinutes() + " min: " + tail(log));
         }
         assertEquals(0, running.exitValue(), "the build failed: " + tail(log));
-        assertTrue(Files.isRegularFile(imageArchive()), "the build wrote " + imageArchive());
-        return JSON.readTree(sources.resolve("plantstore-app/target/jib-image.json").toFile());
+        assertTrue(Files.isRegularFile(imageArchive(from)), "the build wrote " + imageArchive(from));
+        return JSON.readTree(from.resolve("plantstore-app/target/jib-image.json").toFile());
     }
 
-    private static Path imageArchive() {
-        return sources.resolve("plantstore-app/target/plantstore-image.tar");
+    private static Path imageArchive(Path from) {
+        return from.resolve("plantstore-app/target/plantstore-image.tar");
     }
 
     private static String image() {
@@ -339,7 +373,7 @@ class ContainerImageIT {
     /** Each of Jib's layers by its name in the image's history, with the paths it holds. */
     private Map<String, List<String>> layerContents() throws Exception {
         Path unpacked = Files.createDirectory(work.resolve("layers-" + UUID.randomUUID()));
-        succeed(COMMAND_LIMIT, List.of("tar", "-xf", imageArchive().toString(), "-C", unpacked.toString(),
+        succeed(COMMAND_LIMIT, List.of("tar", "-xf", imageArchive(sources).toString(), "-C", unpacked.toString(),
                 "manifest.json", "config.json"));
         JsonNode manifest = JSON.readTree(unpacked.resolve("manifest.json").toFile()).get(0);
         JsonNode history = JSON.readTree(unpacked.resolve("config.json").toFile()).get("history");
@@ -358,13 +392,34 @@ class ContainerImageIT {
             if (!layerHistory.get(i).path("author").asText().equals("Jib")) {
                 continue;
             }
-            succeed(COMMAND_LIMIT, List.of("tar", "-xf", imageArchive().toString(), "-C", unpacked.toString(),
+            succeed(COMMAND_LIMIT, List.of("tar", "-xf", imageArchive(sources).toString(), "-C", unpacked.toString(),
                     layerFiles.get(i)));
             String listing = succeed(COMMAND_LIMIT, List.of("tar", "-tzf",
                     unpacked.resolve(layerFiles.get(i)).toString()));
             layers.put(layerHistory.get(i).path("comment").asText(),
                     listing.lines().map(line -> line.replaceFirst("^\\.?/", "")).toList());
         }
+        return layers;
+    }
+
+    /** Each layer's digest by its name in the image's history: "base N" for the base's, Jib's name for ours. */
+    private Map<String, String> layerDigests(Path archive) throws Exception {
+        Path unpacked = Files.createDirectory(work.resolve("config-" + UUID.randomUUID()));
+        succeed(COMMAND_LIMIT, List.of("tar", "-xf", archive.toString(), "-C", unpacked.toString(), "config.json"));
+        JsonNode config = JSON.readTree(unpacked.resolve("config.json").toFile());
+        List<String> digests = new ArrayList<>();
+        config.get("rootfs").get("diff_ids").forEach(digest -> digests.add(digest.asText()));
+        Map<String, String> layers = new LinkedHashMap<>();
+        int base = 0;
+        for (JsonNode entry : config.get("history")) {
+            if (entry.path("empty_layer").asBoolean(false)) {
+                continue;
+            }
+            String name = entry.path("author").asText().equals("Jib") ? entry.path("comment").asText()
+                    : "base " + base++;
+            layers.put(name, digests.get(layers.size()));
+        }
+        assertEquals(digests.size(), layers.size(), "a history entry per layer: " + config.get("history"));
         return layers;
     }
 

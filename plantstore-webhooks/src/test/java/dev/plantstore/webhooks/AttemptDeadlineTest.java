@@ -49,10 +49,7 @@ class AttemptDeadlineTest {
     @Test
     void aTlsHandshakeTrickledAByteAtATimeFailsTheAttemptAtTheDeadlineAndItsConnectionIsClosed() throws Exception {
         try (var server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
-            var closedByClient = new AtomicBoolean();
-            var trickler = new Thread(() -> trickle(server, closedByClient), "trickling receiver");
-            trickler.setDaemon(true);
-            trickler.start();
+            AtomicBoolean closedByClient = startTrickling(server);
             transport = new JettyTransport(URI.create("https://localhost:" + server.getLocalPort() + "/hook"),
                     4, DEADLINE);
             assertFailsWithin(send(event(16)));
@@ -64,10 +61,7 @@ class AttemptDeadlineTest {
     @Test
     void aTlsHandshakeThatBeginsOnlyAfterItsAttemptEndedIsClosedAtTheDeadline() throws Exception {
         try (var server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
-            var closedByClient = new AtomicBoolean();
-            var trickler = new Thread(() -> trickle(server, closedByClient), "trickling receiver");
-            trickler.setDaemon(true);
-            trickler.start();
+            AtomicBoolean closedByClient = startTrickling(server);
             var lookup = new CompletableFuture<Promise<List<InetSocketAddress>>>();
             SocketAddressResolver late = (host, port, context, promise) -> lookup.complete(promise);
             transport = new JettyTransport(URI.create("https://localhost:" + server.getLocalPort() + "/hook"), 4,
@@ -121,6 +115,15 @@ class AttemptDeadlineTest {
     private static PlantEvent event(long bytes) {
         return new PlantEvent(1, "r", bytes, PlantEvent.CREATED, new Plant("Fern", null), AT, 0, 0, AT,
                 Optional.empty());
+    }
+
+    /** Trickles a handshake to the next client of {@code server}; true once that client closed the connection. */
+    private static AtomicBoolean startTrickling(ServerSocket server) {
+        var closedByClient = new AtomicBoolean();
+        var trickler = new Thread(() -> trickle(server, closedByClient), "trickling receiver");
+        trickler.setDaemon(true);
+        trickler.start();
+        return closedByClient;
     }
 
     /** Answers a TLS client with one byte of a handshake record every 200 ms, the way a slow attacker would. */
