@@ -198,11 +198,14 @@ class RequestTracingTest {
 
     @Test
     void aRefusedRequestIsASpanTooWithItsStatus() throws Exception {
-        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing), (server, client) ->
-                client.request("/plants/1", request -> request.delete(BodyPublishers.noBody())
-                        .header("Authorization", "Bearer wrong")));
-        assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(10),
-                () -> exported.getFinishedSpanItems().size() == 1), "the span ended");
+        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing), (server, client) -> {
+            client.request("/plants/1", request -> request.delete(BodyPublishers.noBody())
+                    .header("Authorization", "Bearer wrong"));
+            // The span ends once the server has finished the exchange, which may be just after the client has read
+            // the answer: waited for while the server runs, as a server stopped first would end it as failed.
+            assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(10),
+                    () -> exported.getFinishedSpanItems().size() == 1), "the span ended");
+        });
         SpanData request = exported.getFinishedSpanItems().get(0);
         assertEquals(401L, request.getAttributes().get(AttributeKey.longKey("http.response.status_code")));
         assertEquals(StatusCode.UNSET, request.getStatus().getStatusCode(), "a client's error is not the server's");
