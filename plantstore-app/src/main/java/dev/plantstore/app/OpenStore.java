@@ -184,7 +184,10 @@ final class OpenStore {
         return new HikariDataSource(postgresConfig(spec, secrets, size));
     }
 
-    /** The server's pool settings: a failure to connect is reported at once, and no answer is awaited past 10 s. */
+    /**
+     * The server's pool settings: a host that does not take the connection is left after 2 s for the next, a refusal
+     * is reported at once, and no answer, a login's included, is awaited past 10 s.
+     */
     static HikariConfig postgresConfig(StoreSpec.Postgres spec, Options.Secrets secrets, int size) {
         var config = new HikariConfig();
         config.setPoolName("plantstore");
@@ -199,7 +202,9 @@ final class OpenStore {
         // background filler to stop, took 5.6 s to say the same.
         config.setInitializationFailTimeout(1);
         config.addDataSourceProperty("connectTimeout", "2");
-        config.addDataSourceProperty("loginTimeout", "2");
+        // The login's clock runs from before the driver loads its classes: on a starved machine a cold JVM spent more
+        // than 2 s on a login to an idle database, and a server that gives up its start on that does not come up.
+        config.addDataSourceProperty("loginTimeout", "10");
         config.addDataSourceProperty("socketTimeout", "10");
         return config;
     }

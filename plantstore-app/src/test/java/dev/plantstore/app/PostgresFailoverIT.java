@@ -56,12 +56,6 @@ class PostgresFailoverIT {
     private static final Duration DELIVERY_LIMIT = Duration.ofSeconds(120);
     private static final Duration LOOK = Duration.ofMillis(20);
     private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-    /**
-     * The jar gives a login 2 s and stops at start if its first one fails; a cold JVM on a loaded machine can take
-     * longer. The faults here refuse connections at once (their processes are gone), so a longer login changes none
-     * of the answers.
-     */
-    private static final String LOGIN_TIMEOUT = "&loginTimeout=10";
     private static final String UNHEALTHY_TIMEOUT = "pgautofailover.node_considered_unhealthy_timeout";
     private static final Pattern CREATED = Pattern.compile("\"type\":\"plant\\.created\".*?\"id\":(\\d+)");
 
@@ -79,7 +73,7 @@ class PostgresFailoverIT {
             var phases = new StringBuilder();
             assertTrue(Poll.until(DECISION_LIMIT, LOOK, () -> formation.takesWrites("node1")), "node1 takes writes");
             String log;
-            try (var jar = RunningJar.start(dir, env, "--store", formation.serviceUrl() + LOGIN_TIMEOUT,
+            try (var jar = RunningJar.start(dir, env, "--store", formation.serviceUrl(),
                     "--log-format", "json")) {
                 var load = new PacedLoad(jar, ids);
                 try {

@@ -95,6 +95,30 @@ class PostgresFaultTest {
     }
 
     @Test
+    void aFirstLoginThatTakesLongerThanTheConnectTimeOutIsWaitedForAtStart() throws Exception {
+        var opening = new Closing();
+        try (var slow = new TcpProxy(postgres.host(), postgres.port())) {
+            slow.blackHole();
+            Thread answers = new Thread(() -> {
+                try {
+                    // Plays a database, or a starved machine, that takes 3 s to answer the first login.
+                    Thread.sleep(3_000);
+                    slow.forward();
+                } catch (InterruptedException | IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            answers.start();
+            var store = OpenStore.open(new StoreSpec.Postgres(postgres.schemaUrlThrough(slow.port())),
+                    Options.Secrets.NONE, opening);
+            answers.join();
+            assertTrue(store.isAvailable(), "the store opened once the login was answered");
+        } finally {
+            assertTrue(opening.closeAll(System.err::println), "the store closed cleanly");
+        }
+    }
+
+    @Test
     void databaseHangingIs503WithinABoundedTimeAndTheServiceRecoversByItself() throws Exception {
         assertEquals(200, create().statusCode());
         proxy.stall();
