@@ -2,6 +2,7 @@ package dev.plantstore.http;
 
 import io.javalin.http.Context;
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
@@ -33,6 +34,13 @@ final class RequestSpans extends Handler.Wrapper {
     static final String SPAN_ATTRIBUTE = "dev.plantstore.span";
     static final String INSTRUMENTATION = "dev.plantstore.http";
 
+    // Made once: a key made per call is an allocation and a hash on every traced request.
+    private static final AttributeKey<String> METHOD = AttributeKey.stringKey("http.request.method");
+    private static final AttributeKey<String> SCHEME = AttributeKey.stringKey("url.scheme");
+    private static final AttributeKey<String> ROUTE = AttributeKey.stringKey("http.route");
+    private static final AttributeKey<String> PRINCIPAL = AttributeKey.stringKey("enduser.id");
+    private static final AttributeKey<Long> STATUS = AttributeKey.longKey("http.response.status_code");
+
     private static final TextMapGetter<Request> HEADERS = new TextMapGetter<>() {
         @Override
         public Iterable<String> keys(Request request) {
@@ -63,8 +71,8 @@ final class RequestSpans extends Handler.Wrapper {
                 .startSpan();
         // Set once sampled rather than on the builder, which collects them for every request, recorded or not.
         if (span.isRecording()) {
-            span.setAttribute("http.request.method", request.getMethod());
-            span.setAttribute("url.scheme", request.getHttpURI().getScheme());
+            span.setAttribute(METHOD, request.getMethod());
+            span.setAttribute(SCHEME, request.getHttpURI().getScheme());
         }
         request.setAttribute(SPAN_ATTRIBUTE, span);
         SpanContext ids = span.getSpanContext();
@@ -96,8 +104,8 @@ final class RequestSpans extends Handler.Wrapper {
         if (ctx.req().getAttribute(SPAN_ATTRIBUTE) instanceof Span span && span.isRecording()) {
             String route = RouteTemplate.of(ctx);
             span.updateName(ctx.method().name() + " " + route);
-            span.setAttribute("http.route", route);
-            PlantStoreApi.caller(ctx).ifPresent(caller -> span.setAttribute("enduser.id", caller.principal()));
+            span.setAttribute(ROUTE, route);
+            PlantStoreApi.caller(ctx).ifPresent(caller -> span.setAttribute(PRINCIPAL, caller.principal()));
         }
     }
 
@@ -123,10 +131,12 @@ final class RequestSpans extends Handler.Wrapper {
         }
 
         private void end() {
-            int status = response.getStatus();
-            span.setAttribute("http.response.status_code", (long) status);
-            if (status >= 500) {
-                span.setStatus(StatusCode.ERROR);
+            if (span.isRecording()) {
+                int status = response.getStatus();
+                span.setAttribute(STATUS, (long) status);
+                if (status >= 500) {
+                    span.setStatus(StatusCode.ERROR);
+                }
             }
             span.end();
         }

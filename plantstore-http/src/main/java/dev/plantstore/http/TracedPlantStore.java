@@ -6,6 +6,7 @@ import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.TraceContext;
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.StatusCode;
@@ -28,7 +29,9 @@ import java.util.function.Function;
  */
 final class TracedPlantStore extends ForwardingPlantStore {
 
-    static final String OUTCOME = "plantstore.outcome";
+    private static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("plantstore.outcome");
+    private static final AttributeKey<String> OPERATION = AttributeKey.stringKey("plantstore.operation");
+    private static final AttributeKey<Long> PLANT_ID = AttributeKey.longKey("plantstore.plant.id");
 
     private static final W3CTraceContextPropagator W3C = W3CTraceContextPropagator.getInstance();
 
@@ -60,8 +63,8 @@ final class TracedPlantStore extends ForwardingPlantStore {
             return write.apply(contextOf(request.getSpanContext()));
         }
         Span span = tracer.spanBuilder("store " + operation).startSpan();
-        span.setAttribute("plantstore.operation", operation);
-        span.setAttribute("plantstore.plant.id", id);
+        span.setAttribute(OPERATION, operation);
+        span.setAttribute(PLANT_ID, id);
         Scope current = span.makeCurrent();
         try {
             T result = write.apply(contextOf(span.getSpanContext()));

@@ -118,7 +118,7 @@ class RequestTracingTest {
         assertEquals(CALLER_SPAN_ID, request.getParentSpanId());
         assertEquals(200L, request.getAttributes().get(AttributeKey.longKey("http.response.status_code")));
         assertEquals("/plants", request.getAttributes().get(AttributeKey.stringKey("http.route")));
-        assertEquals("created", request.getAttributes().get(AttributeKey.stringKey(TracedPlantStore.OUTCOME)));
+        assertEquals("created", request.getAttributes().get(AttributeKey.stringKey("plantstore.outcome")));
     }
 
     @Test
@@ -128,7 +128,7 @@ class RequestTracingTest {
         Map<String, SpanData> spans = spansByName(2);
         SpanData write = spans.get("store create");
         assertEquals(spans.get("POST /plants").getSpanId(), write.getParentSpanId());
-        assertEquals("created", write.getAttributes().get(AttributeKey.stringKey(TracedPlantStore.OUTCOME)));
+        assertEquals("created", write.getAttributes().get(AttributeKey.stringKey("plantstore.outcome")));
         assertEquals(Optional.of(new TraceContext("00-" + TRACE_ID + "-" + write.getSpanId() + "-01",
                 Optional.empty())), writeTraces.get(1L), "the event's deliveries will show under the write");
     }
@@ -156,7 +156,7 @@ class RequestTracingTest {
         List<String> outcomes = exported.getFinishedSpanItems().stream()
                 .filter(span -> span.getKind() == SpanKind.SERVER)
                 .map(span -> span.getName() + " " + span.getAttributes()
-                        .get(AttributeKey.stringKey(TracedPlantStore.OUTCOME)))
+                        .get(AttributeKey.stringKey("plantstore.outcome")))
                 .toList();
         assertEquals(List.of("POST /plants created", "POST /plants already_stored", "POST /plants duplicate",
                 "DELETE /plants/{id} deleted", "DELETE /plants/{id} absent"), outcomes);
