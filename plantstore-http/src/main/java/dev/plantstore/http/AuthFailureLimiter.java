@@ -78,11 +78,6 @@ final class AuthFailureLimiter {
         openedOldestFirst.addLast(opened);
     }
 
-    /** Windows held in memory, for tests of the bound. */
-    synchronized int trackedWindows() {
-        return Math.max(openedOldestFirst.size(), windows.size());
-    }
-
     private static Window increment(Window window) {
         window.failures().incrementAndGet();
         return window;
