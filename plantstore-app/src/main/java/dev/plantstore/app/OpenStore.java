@@ -36,17 +36,6 @@ final class OpenStore {
     }
 
     /**
-     * Opens the store {@code spec} names, recording in {@code closing} each thing it opens. A failure part-way leaves
-     * what was opened before it recorded there, for the caller to close with the rest.
-     *
-     * @throws StartupException with a one-line reason that never contains credentials: the store is in use, the
-     *                          database is unreachable, its schema is newer than this release
-     */
-    static PlantStore open(StoreSpec spec, Options.Secrets secrets, Closing closing) throws StartupException {
-        return open(spec, Access.DEFAULT, secrets, CommitListener.NONE, Optional.empty(), closing);
-    }
-
-    /**
      * How the server may use its database.
      *
      * @param migrate  whether it may create and migrate the store's tables, else it only checks their version
@@ -54,17 +43,19 @@ final class OpenStore {
      */
     record Access(boolean migrate, int poolSize) {
 
-        static final Access DEFAULT = new Access(Options.MIGRATE.defaultValue(), Options.DB_POOL_SIZE.defaultValue());
-
         static Access of(Options options) {
             return new Access(options.get(Options.MIGRATE), options.get(Options.DB_POOL_SIZE));
         }
     }
 
     /**
-     * As {@link #open(StoreSpec, Options.Secrets, Closing)}, using the database as {@code access} allows, telling
-     * {@code commits} of each group commit of a database store, and sending plant events to {@code webhooks} when
-     * given.
+     * Opens the store {@code spec} names, using the database as {@code access} allows, telling {@code commits} of each
+     * group commit of a database store, and sending plant events to {@code webhooks} when given. Each thing it opens
+     * is recorded in {@code closing}; a failure part-way leaves what was opened before it recorded there, for the
+     * caller to close with the rest.
+     *
+     * @throws StartupException with a one-line reason that never contains credentials: the store is in use, the
+     *                          database is unreachable, its schema is newer than this release
      */
     static PlantStore open(StoreSpec spec, Access access, Options.Secrets secrets, CommitListener commits,
                            Optional<Webhooks> webhooks, Closing closing) throws StartupException {

@@ -262,8 +262,6 @@ final class Options {
     record Secrets(Optional<String> tokens, Optional<String> databaseUser, Optional<String> databasePassword,
                    Optional<String> webhookSecret) {
 
-        static final Secrets NONE = new Secrets(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
-
         @Override
         public String toString() {
             return "Secrets[tokens " + (tokens.isPresent() ? "set" : "unset") + ", database user "

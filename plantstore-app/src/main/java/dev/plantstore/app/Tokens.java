@@ -24,12 +24,6 @@ final class Tokens {
     private Tokens() {
     }
 
-    /** The configured tokens from {@code PLANTSTORE_TOKENS} and the tokens file together; empty when there are none. */
-    static List<String> configured(Optional<String> environmentValue, Optional<Path> tokensFile)
-            throws UsageException {
-        return List.copyOf(named(environmentValue, tokensFile).values());
-    }
-
     /**
      * The configured tokens by name, the principal a request with that token is logged as. An entry is a token, or
      * {@code name:token} (a bearer token holds no colon, so the first one ends the name); an entry without a name is

@@ -41,7 +41,7 @@ class OpenStoreTest {
             "jdbc:postgresql://127.0.0.1:1/plants?user=app&password=hunter2&sslpassword=hunter2"})
     void anUnreachableDatabaseIsReportedWithoutItsPassword(String url) {
         var failure = assertThrows(StartupException.class,
-                () -> OpenStore.open(new StoreSpec.Postgres(url), Options.Secrets.NONE, closing));
+                () -> DefaultStore.open(new StoreSpec.Postgres(url), closing));
         assertTrue(failure.getMessage().startsWith("cannot open store jdbc:postgresql://127.0.0.1:1/plants: "),
                 failure.getMessage());
         assertFalse(failure.getMessage().contains("hunter2"), failure.getMessage());
@@ -52,8 +52,7 @@ class OpenStoreTest {
     void aDatabaseThatRefusesAtOnceIsReportedAtOnce() {
         long start = System.nanoTime();
         var failure = assertThrows(StartupException.class,
-                () -> OpenStore.open(new StoreSpec.Postgres("jdbc:postgresql://127.0.0.1:1/plants"),
-                        Options.Secrets.NONE, closing));
+                () -> DefaultStore.open(new StoreSpec.Postgres("jdbc:postgresql://127.0.0.1:1/plants"), closing));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertTrue(failure.getMessage().endsWith(": Connection refused"), failure.getMessage());
         assertTrue(took.compareTo(OpenStore.CONNECTION_TIMEOUT) < 0,
@@ -63,15 +62,15 @@ class OpenStoreTest {
     @Test
     void aSqliteStoreHoldsItsFileUntilItsClosingCloses() throws Exception {
         var spec = new StoreSpec.Sqlite(dir.resolve("plants.db"));
-        OpenStore.open(spec, Options.Secrets.NONE, closing);
+        DefaultStore.open(spec, closing);
 
         var second = new Closing();
-        var inUse = assertThrows(StartupException.class, () -> OpenStore.open(spec, Options.Secrets.NONE, second));
+        var inUse = assertThrows(StartupException.class, () -> DefaultStore.open(spec, second));
         assertTrue(inUse.getMessage().contains("is in use by another process"), inUse.getMessage());
         assertTrue(second.closeAll(closeFailures::add));
 
         assertTrue(closing.closeAll(closeFailures::add));
-        var reopened = OpenStore.open(spec, Options.Secrets.NONE, closing);
+        var reopened = DefaultStore.open(spec, closing);
         assertEquals(CreateResult.Created.class, reopened.create(new NewPlant(1, "Fern")).getClass());
     }
 
@@ -80,14 +79,14 @@ class OpenStoreTest {
         // A directory where the database file should be: the lock file opens, the database does not.
         Path database = Files.createDirectory(dir.resolve("plants.db"));
         var spec = new StoreSpec.Sqlite(database);
-        assertThrows(StartupException.class, () -> OpenStore.open(spec, Options.Secrets.NONE, closing));
+        assertThrows(StartupException.class, () -> DefaultStore.open(spec, closing));
 
         var inUse = assertThrows(StartupException.class,
-                () -> OpenStore.open(spec, Options.Secrets.NONE, new Closing()));
+                () -> DefaultStore.open(spec, new Closing()));
         assertTrue(inUse.getMessage().contains("is in use by another process"), inUse.getMessage());
         assertTrue(closing.closeAll(closeFailures::add));
         var released = assertThrows(StartupException.class,
-                () -> OpenStore.open(spec, Options.Secrets.NONE, closing));
+                () -> DefaultStore.open(spec, closing));
         assertFalse(released.getMessage().contains("is in use by another process"), released.getMessage());
     }
 }

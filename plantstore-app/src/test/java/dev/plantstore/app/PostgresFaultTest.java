@@ -38,8 +38,7 @@ class PostgresFaultTest {
     void start() throws Exception {
         postgres = TestPostgres.freshSchema();
         proxy = new TcpProxy(postgres.host(), postgres.port());
-        var store = OpenStore.open(new StoreSpec.Postgres(postgres.schemaUrlThrough(proxy.port())),
-                Options.Secrets.NONE, closing);
+        var store = DefaultStore.open(new StoreSpec.Postgres(postgres.schemaUrlThrough(proxy.port())), closing);
         var api = PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(TOKEN)));
         server = PlantStoreServer.start(api, "127.0.0.1", 0);
     }
@@ -109,8 +108,7 @@ class PostgresFaultTest {
                 }
             });
             answers.start();
-            var store = OpenStore.open(new StoreSpec.Postgres(postgres.schemaUrlThrough(slow.port())),
-                    Options.Secrets.NONE, opening);
+            var store = DefaultStore.open(new StoreSpec.Postgres(postgres.schemaUrlThrough(slow.port())), opening);
             answers.join();
             assertTrue(store.isAvailable(), "the store opened once the login was answered");
         } finally {

@@ -56,7 +56,7 @@ class TokensTest {
     void aFileOtherUsersCanReadOrWriteIsRefused(String mode) throws Exception {
         Path tokens = file("secret-token\n");
         Files.setPosixFilePermissions(tokens, PosixFilePermissions.fromString(mode));
-        var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        var e = assertThrows(UsageException.class, () -> configured(Optional.empty(), Optional.of(tokens)));
         assertEquals("tokens file " + tokens + " is open to other users (" + mode
                 + "); make it private with: chmod 600 " + tokens, e.getMessage());
     }
@@ -65,31 +65,31 @@ class TokensTest {
     void aFileOnlyItsOwnerCanReadIsAccepted() throws Exception {
         Path tokens = file("secret-token\n");
         Files.setPosixFilePermissions(tokens, PosixFilePermissions.fromString("r--------"));
-        assertEquals(List.of("secret-token"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        assertEquals(List.of("secret-token"), configured(Optional.empty(), Optional.of(tokens)));
     }
 
     @Test
     void environmentTokensAreCommaSeparatedAndTrimmed() throws UsageException {
         assertEquals(List.of("token-a1", "token-b2", "token-c3"),
-                Tokens.configured(Optional.of(" token-a1, token-b2,,token-c3 ,"), Optional.empty()));
+                configured(Optional.of(" token-a1, token-b2,,token-c3 ,"), Optional.empty()));
     }
 
     @Test
     void fileHasOneTokenPerLineWithCommentsAndBlankLines() throws Exception {
         Path tokens = file("# production\nalpha-token\n\n  beta-token  \n# retired: gamma\n");
-        assertEquals(List.of("alpha-token", "beta-token"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        assertEquals(List.of("alpha-token", "beta-token"), configured(Optional.empty(), Optional.of(tokens)));
     }
 
     @Test
     void environmentAndFileTokensAreBothAccepted() throws Exception {
         assertEquals(List.of("env-token", "file-token"),
-                Tokens.configured(Optional.of("env-token"), Optional.of(file("file-token\n"))));
+                configured(Optional.of("env-token"), Optional.of(file("file-token\n"))));
     }
 
     @Test
     void aTokenShorterThanTheMinimumIsRefusedByName() throws Exception {
         String shortest = "a".repeat(Tokens.MIN_TOKEN_LENGTH);
-        assertEquals(List.of(shortest), Tokens.configured(Optional.of(shortest), Optional.empty()));
+        assertEquals(List.of(shortest), configured(Optional.of(shortest), Optional.empty()));
         var fromEnvironment = assertThrows(UsageException.class,
                 () -> Tokens.named(Optional.of("long-enough, ci-bot:" + shortest.substring(1)), Optional.empty()));
         assertEquals("token ci-bot has 7 characters; a token needs at least 8", fromEnvironment.getMessage());
@@ -101,7 +101,7 @@ class TokensTest {
     @Test
     void aFileWhoseLastLineHasNoNewlineIsRefused() throws Exception {
         Path tokens = file("first-token\nsecond-tok");
-        var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        var e = assertThrows(UsageException.class, () -> configured(Optional.empty(), Optional.of(tokens)));
         assertEquals("tokens file " + tokens + " does not end with a newline: its last line may still be being "
                 + "written; end every line with one", e.getMessage());
     }
@@ -111,7 +111,7 @@ class TokensTest {
     void aFileOwnedByAnotherUserIsRefused() throws Exception {
         Path tokens = file("secret-token\n");
         Files.setAttribute(tokens, "unix:uid", NOBODY);
-        var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        var e = assertThrows(UsageException.class, () -> configured(Optional.empty(), Optional.of(tokens)));
         assertEquals("tokens file " + tokens + " is owned by user " + NOBODY + ", not by the user this server runs as ("
                 + new com.sun.security.auth.module.UnixSystem().getUid() + ") or root; make it this server's with: "
                 + "chown " + new com.sun.security.auth.module.UnixSystem().getUid() + " " + tokens, e.getMessage());
@@ -119,21 +119,21 @@ class TokensTest {
 
     @Test
     void noTokenAnywhereIsEmpty() throws UsageException {
-        assertEquals(List.of(), Tokens.configured(Optional.empty(), Optional.empty()));
-        assertEquals(List.of(), Tokens.configured(Optional.of(" , "), Optional.empty()));
+        assertEquals(List.of(), configured(Optional.empty(), Optional.empty()));
+        assertEquals(List.of(), configured(Optional.of(" , "), Optional.empty()));
     }
 
     @Test
     void missingFileIsAClearError() {
         Path missing = dir.resolve("nope");
-        var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(missing)));
+        var e = assertThrows(UsageException.class, () -> configured(Optional.empty(), Optional.of(missing)));
         assertEquals("tokens file " + missing + " does not exist", e.getMessage());
     }
 
     @Test
     void fileWithOnlyCommentsIsAnError() throws Exception {
         Path tokens = file("# nothing yet\n\n");
-        var e = assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        var e = assertThrows(UsageException.class, () -> configured(Optional.empty(), Optional.of(tokens)));
         assertEquals("tokens file " + tokens + " holds no token", e.getMessage());
     }
 
@@ -153,7 +153,7 @@ class TokensTest {
     }
 
     private static String refusal(Path tokens) {
-        return assertThrows(UsageException.class, () -> Tokens.configured(Optional.empty(), Optional.of(tokens)))
+        return assertThrows(UsageException.class, () -> configured(Optional.empty(), Optional.of(tokens)))
                 .getMessage();
     }
 
@@ -162,7 +162,7 @@ class TokensTest {
         String token = "t".repeat(1023);
         Path tokens = file(("#" + "x".repeat(1022) + "\n").repeat(1023) + token + "\n");
         assertEquals(1 << 20, Files.size(tokens));
-        assertEquals(List.of(token), Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        assertEquals(List.of(token), configured(Optional.empty(), Optional.of(tokens)));
         Files.writeString(tokens, "\n", java.nio.file.StandardOpenOption.APPEND);
         assertEquals("tokens file " + tokens + " is larger than 1 MiB (1048577 bytes)", refusal(tokens));
     }
@@ -182,7 +182,7 @@ class TokensTest {
         Path shared = Files.createDirectory(dir.resolve("shared"));
         Files.setAttribute(shared, "unix:mode", 01777);
         Path tokens = Files.move(file("secret-token\n"), shared.resolve("tokens"));
-        assertEquals(List.of("secret-token"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        assertEquals(List.of("secret-token"), configured(Optional.empty(), Optional.of(tokens)));
     }
 
     @Test
@@ -232,6 +232,12 @@ class TokensTest {
         Files.createSymbolicLink(volume.resolve("..data"), version.getFileName());
         Path tokens = Files.createSymbolicLink(volume.resolve("tokens"), Path.of("..data/tokens"));
         Files.setAttribute(volume, "unix:mode", 01777);
-        assertEquals(List.of("secret-token"), Tokens.configured(Optional.empty(), Optional.of(tokens)));
+        assertEquals(List.of("secret-token"), configured(Optional.empty(), Optional.of(tokens)));
+    }
+
+    /** The configured tokens alone, without their names, in order. */
+    private static List<String> configured(Optional<String> environmentValue, Optional<Path> tokensFile)
+            throws UsageException {
+        return List.copyOf(Tokens.named(environmentValue, tokensFile).values());
     }
 }

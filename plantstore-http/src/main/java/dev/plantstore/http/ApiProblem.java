@@ -21,10 +21,6 @@ final class ApiProblem extends RuntimeException implements QuietException {
         this.status = status;
     }
 
-    int status() {
-        return status;
-    }
-
     ApiError toError() {
         return new ApiError(status, getMessage());
     }

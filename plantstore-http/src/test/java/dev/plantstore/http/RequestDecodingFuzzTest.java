@@ -22,7 +22,7 @@ class RequestDecodingFuzzTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static void assertWellFormed400(ApiProblem problem) throws Exception {
-        assertEquals(400, problem.status());
+        assertEquals(400, problem.toError().error());
         JsonNode error = JSON.readTree(Json.bytes(problem.toError()));
         assertEquals(400, error.get("error").intValue());
         assertFalse(error.get("message").textValue().isBlank());

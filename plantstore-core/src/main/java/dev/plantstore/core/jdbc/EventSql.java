@@ -20,8 +20,6 @@ import java.util.Optional;
  */
 final class EventSql {
 
-    static final EventSql NONE = new EventSql(List.of());
-
     /** The columns that make a {@link PlantEvent}, as {@link #readEvents} reads them. */
     static final String EVENT_COLUMNS =
             "seq, receiver, plant_id, type, name, tag, recorded_at, attempts, leased_until, retry_from, traceparent, "

@@ -47,10 +47,6 @@ public final class InMemoryPlantStore implements PlantStore {
         }
     }
 
-    Optional<MemoryOutbox> outbox() {
-        return Optional.ofNullable(outbox);
-    }
-
     @Override
     public CreateResult create(NewPlant newPlant) {
         return create(newPlant, Optional.empty());
