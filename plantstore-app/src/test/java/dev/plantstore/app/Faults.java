@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Assumptions;
 
@@ -210,43 +209,6 @@ final class Faults {
                     AssertionError first = broken.get(0);
                     fail(broken.size() + " requests broke the promise; the first: " + first.getMessage(), first);
                 }
-            }
-        }
-    }
-
-    /** Clients sending creates in a loop on threads of their own until stopped, as traffic does during a fault. */
-    static final class Load implements AutoCloseable {
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final List<Thread> clients = new ArrayList<>();
-
-        Load(RunningJar jar, Ids ids, int clientCount) {
-            for (int i = 0; i < clientCount; i++) {
-                Thread client = new Thread(() -> {
-                    while (running.get()) {
-                        try {
-                            ids.send(jar);
-                        } catch (InterruptedException e) {
-                            return;
-                        }
-                    }
-                }, "fault-load-" + i);
-                client.start();
-                clients.add(client);
-            }
-        }
-
-        /** Stops the clients and waits for each to finish its request, which the bound keeps short. */
-        @Override
-        public void close() {
-            running.set(false);
-            try {
-                for (Thread client : clients) {
-                    client.join(TimeUnit.SECONDS.toMillis(20));
-                    assertTrue(!client.isAlive(), "a load client ended");
-                }
-            } catch (InterruptedException e) {
-                clients.forEach(Thread::interrupt);
-                Thread.currentThread().interrupt();
             }
         }
     }

@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.ClosedLoopClients;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.RequiredTools;
 import dev.plantstore.testkit.TestPostgres;
@@ -15,13 +16,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -228,34 +227,32 @@ class HaproxyRollingRestartIT {
     private static final class Load {
 
         private final URI base;
-        private final AtomicBoolean running = new AtomicBoolean();
         private final AtomicLong completed = new AtomicLong();
         private final ConcurrentLinkedQueue<Failure> failures = new ConcurrentLinkedQueue<>();
-        private final List<Thread> clients = new ArrayList<>();
+        /** Each client's next id: ids of its own, a billion apart from the next client's. */
+        private final long[] nextIds = new long[CLIENTS];
+        private ClosedLoopClients clients;
 
         Load(URI base) {
             this.base = base;
         }
 
         void start() {
-            running.set(true);
             for (int client = 0; client < CLIENTS; client++) {
-                long firstId = client * 1_000_000_000L;
-                Thread thread = new Thread(() -> run(firstId), "haproxy-client-" + client);
-                clients.add(thread);
-                thread.start();
+                nextIds[client] = client * 1_000_000_000L;
             }
+            clients = ClosedLoopClients.start("haproxy-client", CLIENTS, this::createAndDelete);
         }
 
-        private void run(long firstId) {
-            for (long id = firstId; running.get(); id++) {
-                boolean created = exchange("POST /plants " + id, HttpRequest.newBuilder(base.resolve("/plants"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"Fern\"}")),
-                        Set.of(200));
-                exchange("DELETE /plants/" + id, HttpRequest.newBuilder(base.resolve("/plants/" + id)).DELETE(),
-                        created ? Set.of(204) : Set.of(204, 404));
-            }
+        private boolean createAndDelete(int client) {
+            long id = nextIds[client]++;
+            boolean created = exchange("POST /plants " + id, HttpRequest.newBuilder(base.resolve("/plants"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"Fern\"}")),
+                    Set.of(200));
+            exchange("DELETE /plants/" + id, HttpRequest.newBuilder(base.resolve("/plants/" + id)).DELETE(),
+                    created ? Set.of(204) : Set.of(204, 404));
+            return true;
         }
 
         /** Sends the request; whether it was answered with an expected status, else it is a failure. */
@@ -288,10 +285,10 @@ class HaproxyRollingRestartIT {
             return List.copyOf(failures);
         }
 
+        /** Stops the clients, if they were started. */
         void stop() throws InterruptedException {
-            running.set(false);
-            for (Thread client : clients) {
-                client.join(TimeUnit.SECONDS.toMillis(30));
+            if (clients != null) {
+                clients.close();
             }
         }
     }

@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.ClosedLoopClients;
 import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
 import java.io.IOException;
@@ -104,24 +105,18 @@ class LoadSoakIT {
     }
 
     /**
-     * One client's loop: mostly valid writes, and the rest the kinds of garbage a public endpoint receives. A request
-     * that gets no answer is counted, and the test fails on it: no connection is carried over from the phase before
-     * (see {@link #http}), and within a phase none waits anywhere near the server's idle time-out (30 s, its default;
-     * with 2 s, a client thread that a loaded machine pauses for 2 s can find its connection closed under it), so no
-     * request is sent on a connection the server is closing.
+     * One step of a client's loop: mostly valid writes, and the rest the kinds of garbage a public endpoint receives. A
+     * request that gets no answer is counted, and the test fails on it: no connection is carried over from the phase
+     * before (see {@link #http}), and within a phase none waits anywhere near the server's idle time-out (30 s, its
+     * default; with 2 s, a client thread that a loaded machine pauses for 2 s can find its connection closed under it),
+     * so no request is sent on a connection the server is closing.
      */
-    private void drive(RunningJar jar, int client, Phase phase) throws Exception {
-        long nextId = (long) client << 40;
-        var random = ThreadLocalRandom.current();
-        for (int sent = 0; phase.goesOn(sent); sent++) {
-            long id = nextId;
-            try {
-                sendOne(jar, random.nextInt(10), id);
-            } catch (IOException noAnswer) {
-                unanswered.incrementAndGet();
-                firstUnanswered.compareAndSet(null, noAnswer);
-            }
-            nextId++;
+    private void sendCountingTheUnanswered(RunningJar jar, long id) throws InterruptedException {
+        try {
+            sendOne(jar, ThreadLocalRandom.current().nextInt(10), id);
+        } catch (IOException noAnswer) {
+            unanswered.incrementAndGet();
+            firstUnanswered.compareAndSet(null, noAnswer);
         }
     }
 
@@ -288,21 +283,16 @@ class LoadSoakIT {
 
     private void runClients(RunningJar jar, Phase phase) throws Exception {
         http = newClient();
-        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-        try {
-            List<Future<?>> clients = new ArrayList<>();
-            for (int c = 0; c < CLIENTS; c++) {
-                int client = clientsStarted.getAndIncrement();
-                clients.add(pool.submit(() -> {
-                    drive(jar, client, phase);
-                    return null;
-                }));
+        int first = clientsStarted.getAndAdd(CLIENTS);
+        int[] sent = new int[CLIENTS];
+        ClosedLoopClients.runUntilDone("soak-client", CLIENTS, client -> {
+            if (!phase.goesOn(sent[client])) {
+                return false;
             }
-            for (Future<?> client : clients) {
-                client.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+            // Ids of its own: no client creates another's, nor one whose delete was acknowledged.
+            sendCountingTheUnanswered(jar, ((long) (first + client) << 40) + sent[client]);
+            sent[client]++;
+            return true;
+        });
     }
 }

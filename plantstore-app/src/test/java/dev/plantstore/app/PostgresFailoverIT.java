@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.ClosedLoopClients;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.WebhookReceiver;
 import java.sql.Array;
@@ -75,7 +76,14 @@ class PostgresFailoverIT {
             String log;
             try (var jar = RunningJar.start(dir, env, "--store", formation.serviceUrl(),
                     "--log-format", "json")) {
-                var load = new PacedLoad(jar, ids);
+                var sent = new AtomicLong();
+                // Paced, so that what each fault does to the writes in flight is seen request by request.
+                var load = ClosedLoopClients.start("failover-client", CLIENTS, client -> {
+                    ids.send(jar);
+                    sent.incrementAndGet();
+                    Thread.sleep(CLIENT_PAUSE.toMillis());
+                    return true;
+                });
                 try {
                     awaitMoreAcknowledged(ids, 200);
                     // A planned switchover starts from a primary with its synchronous standby: on a busy machine the
@@ -112,6 +120,7 @@ class PostgresFailoverIT {
                 } finally {
                     load.close();
                 }
+                System.out.println("failover: " + sent.get() + " creates sent by " + CLIENTS + " clients");
                 ids.assertEveryAnswerAsPromised();
                 assertStoredOn(formation.nodeUrl("node1"), ids.acknowledged(),
                         () -> phases + formation.events());
@@ -273,45 +282,5 @@ class PostgresFailoverIT {
         assertTrue(writeLines.size() <= 3L * Faults.FAULT_LINES, "a few lines per fault:\n" + writeLines);
         assertTrue(writeLines.stream().anyMatch(line -> line.contains("writes failing")
                 && line.contains("replicated")), "the missing standby's fault names replication:\n" + writeLines);
-    }
-
-    /** {@value #CLIENTS} clients creating plants, each pausing {@link #CLIENT_PAUSE} between creates, until closed. */
-    private static final class PacedLoad implements AutoCloseable {
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final List<Thread> clients = new ArrayList<>();
-        private final AtomicLong sent = new AtomicLong();
-
-        PacedLoad(RunningJar jar, Faults.Ids ids) {
-            for (int i = 0; i < CLIENTS; i++) {
-                Thread client = new Thread(() -> {
-                    try {
-                        while (running.get()) {
-                            ids.send(jar);
-                            sent.incrementAndGet();
-                            Thread.sleep(CLIENT_PAUSE.toMillis());
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }, "failover-client-" + i);
-                client.start();
-                clients.add(client);
-            }
-        }
-
-        @Override
-        public void close() {
-            running.set(false);
-            try {
-                for (Thread client : clients) {
-                    client.join(TimeUnit.SECONDS.toMillis(20));
-                    assertTrue(!client.isAlive(), "a client ended");
-                }
-            } catch (InterruptedException e) {
-                clients.forEach(Thread::interrupt);
-                Thread.currentThread().interrupt();
-            }
-            System.out.println("failover: " + sent.get() + " creates sent by " + CLIENTS + " clients");
-        }
     }
 }

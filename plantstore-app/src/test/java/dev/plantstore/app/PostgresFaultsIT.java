@@ -4,6 +4,7 @@ import static dev.plantstore.app.Faults.ENV;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.ClosedLoopClients;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.TestPostgres;
 import java.nio.file.Files;
@@ -63,7 +64,10 @@ class PostgresFaultsIT {
         var ids = new Faults.Ids(1);
         String output;
         try (RunningJar jar = start(postgres.schemaUrl())) {
-            var load = new Faults.Load(jar, ids, 4);
+            var load = ClosedLoopClients.start("fault-load", 4, client -> {
+                ids.send(jar);
+                return true;
+            });
             try {
                 Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20), () -> ids.acknowledged().size() >= 50);
                 cluster("restart", "-m", "immediate");

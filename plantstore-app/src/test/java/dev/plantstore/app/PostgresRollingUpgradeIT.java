@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.JdbcSchema;
+import dev.plantstore.testkit.ClosedLoopClients;
 import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.TestPostgres;
@@ -25,10 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.junit.jupiter.api.Assumptions;
@@ -120,43 +117,37 @@ class PostgresRollingUpgradeIT {
         private final AtomicReferenceArray<URI> serving;
         private final Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
         private final Map<Long, Integer> otherAnswers = new ConcurrentHashMap<>();
-        private final AtomicBoolean loading = new AtomicBoolean(true);
         private final AtomicLong nextId = new AtomicLong();
-        private final ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
-        private final List<Future<?>> running = new ArrayList<>();
+        private ClosedLoopClients clients;
 
         Load(AtomicReferenceArray<URI> serving) {
             this.serving = serving;
         }
 
         void start() {
-            for (int client = 0; client < CLIENTS; client++) {
-                running.add(clients.submit(this::createUntilStopped));
-            }
+            clients = ClosedLoopClients.start("upgrade-client", CLIENTS, client -> createOne());
         }
 
-        private Void createUntilStopped() throws InterruptedException {
-            while (loading.get()) {
-                long id = nextId.incrementAndGet();
-                int instance = (int) (id % 2);
-                URI plants = serving.get(instance);
-                if (plants == null) {
-                    plants = serving.get(1 - instance);
-                }
-                try {
-                    int status = HTTP.send(PlantRequests.create(plants, TOKEN, PlantRequests.plantJson(id,
-                            "Plant " + id)).timeout(Duration.ofSeconds(10)).build(),
-                            HttpResponse.BodyHandlers.discarding()).statusCode();
-                    if (status == 200) {
-                        acknowledged.add(id);
-                    } else if (status != 503) {
-                        otherAnswers.put(id, status);
-                    }
-                } catch (IOException e) {
-                    // No answer: the instance stopped under the request. Its outcome is unknown, as for any client.
-                }
+        private boolean createOne() throws InterruptedException {
+            long id = nextId.incrementAndGet();
+            int instance = (int) (id % 2);
+            URI plants = serving.get(instance);
+            if (plants == null) {
+                plants = serving.get(1 - instance);
             }
-            return null;
+            try {
+                int status = HTTP.send(PlantRequests.create(plants, TOKEN, PlantRequests.plantJson(id,
+                        "Plant " + id)).timeout(Duration.ofSeconds(10)).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode();
+                if (status == 200) {
+                    acknowledged.add(id);
+                } else if (status != 503) {
+                    otherAnswers.put(id, status);
+                }
+            } catch (IOException e) {
+                // No answer: the instance stopped under the request. Its outcome is unknown, as for any client.
+            }
+            return true;
         }
 
         void awaitAcknowledged(int count) throws Exception {
@@ -164,14 +155,9 @@ class PostgresRollingUpgradeIT {
                     "the clients had " + count + " creates acknowledged");
         }
 
-        void stop() throws Exception {
-            loading.set(false);
-            try {
-                for (Future<?> client : running) {
-                    client.get();
-                }
-            } finally {
-                clients.shutdownNow();
+        void stop() throws InterruptedException {
+            if (clients != null) {
+                clients.close();
             }
         }
     }

@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.ClosedLoopClients;
 import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.TestPostgres;
@@ -255,27 +256,17 @@ class WebhookPaceIT {
     private static Set<Long> createUnderLoad(RunningJar jar, int clientCount, BooleanSupplier goOn)
             throws Exception {
         Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
-        ExecutorService clients = Executors.newFixedThreadPool(clientCount);
-        try {
-            List<Future<?>> running = new ArrayList<>();
-            for (int client = 0; client < clientCount; client++) {
-                running.add(clients.submit(() -> {
-                    while (goOn.getAsBoolean()) {
-                        long id = NEXT_ID.incrementAndGet();
-                        if (send(PlantRequests.create(jar.uri("/plants"), TOKEN,
-                                PlantRequests.plantJson(id, "Plant " + id))) == 200) {
-                            acknowledged.add(id);
-                        }
-                    }
-                    return null;
-                }));
+        ClosedLoopClients.runUntilDone("pace-client", clientCount, client -> {
+            if (!goOn.getAsBoolean()) {
+                return false;
             }
-            for (Future<?> client : running) {
-                client.get();
+            long id = NEXT_ID.incrementAndGet();
+            if (send(PlantRequests.create(jar.uri("/plants"), TOKEN, PlantRequests.plantJson(id, "Plant " + id)))
+                    == 200) {
+                acknowledged.add(id);
             }
-        } finally {
-            clients.shutdownNow();
-        }
+            return true;
+        });
         return acknowledged;
     }
 
