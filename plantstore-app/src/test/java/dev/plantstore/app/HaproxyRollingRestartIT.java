@@ -229,8 +229,6 @@ class HaproxyRollingRestartIT {
         private final URI base;
         private final AtomicLong completed = new AtomicLong();
         private final ConcurrentLinkedQueue<Failure> failures = new ConcurrentLinkedQueue<>();
-        /** Each client's next id: ids of its own, a billion apart from the next client's. */
-        private final long[] nextIds = new long[CLIENTS];
         private ClosedLoopClients clients;
 
         Load(URI base) {
@@ -238,14 +236,12 @@ class HaproxyRollingRestartIT {
         }
 
         void start() {
-            for (int client = 0; client < CLIENTS; client++) {
-                nextIds[client] = client * 1_000_000_000L;
-            }
             clients = ClosedLoopClients.start("haproxy-client", CLIENTS, this::createAndDelete);
         }
 
-        private boolean createAndDelete(int client) {
-            long id = nextIds[client]++;
+        /** A client's ids are its own, a billion apart from the next client's. */
+        private boolean createAndDelete(int client, long step) {
+            long id = client * 1_000_000_000L + step;
             boolean created = exchange("POST /plants " + id, HttpRequest.newBuilder(base.resolve("/plants"))
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"id\":" + id + ",\"name\":\"Fern\"}")),

@@ -275,7 +275,7 @@ class LoadSoakIT {
             return new Phase(end, 0, end);
         }
 
-        boolean goesOn(int sent) {
+        boolean goesOn(long sent) {
             long now = System.nanoTime();
             return now - end < 0 || sent < minimumRequests && now - limit < 0;
         }
@@ -284,14 +284,12 @@ class LoadSoakIT {
     private void runClients(RunningJar jar, Phase phase) throws Exception {
         http = newClient();
         int first = clientsStarted.getAndAdd(CLIENTS);
-        int[] sent = new int[CLIENTS];
-        ClosedLoopClients.runUntilDone("soak-client", CLIENTS, client -> {
-            if (!phase.goesOn(sent[client])) {
+        ClosedLoopClients.runUntilDone("soak-client", CLIENTS, (client, sent) -> {
+            if (!phase.goesOn(sent)) {
                 return false;
             }
             // Ids of its own: no client creates another's, nor one whose delete was acknowledged.
-            sendCountingTheUnanswered(jar, ((long) (first + client) << 40) + sent[client]);
-            sent[client]++;
+            sendCountingTheUnanswered(jar, ((long) (first + client) << 40) + sent);
             return true;
         });
     }

@@ -78,7 +78,7 @@ class PostgresFailoverIT {
                     "--log-format", "json")) {
                 var sent = new AtomicLong();
                 // Paced, so that what each fault does to the writes in flight is seen request by request.
-                var load = ClosedLoopClients.start("failover-client", CLIENTS, client -> {
+                var load = ClosedLoopClients.start("failover-client", CLIENTS, (client, step) -> {
                     ids.send(jar);
                     sent.incrementAndGet();
                     Thread.sleep(CLIENT_PAUSE.toMillis());

@@ -64,7 +64,7 @@ class PostgresFaultsIT {
         var ids = new Faults.Ids(1);
         String output;
         try (RunningJar jar = start(postgres.schemaUrl())) {
-            var load = ClosedLoopClients.start("fault-load", 4, client -> {
+            var load = ClosedLoopClients.start("fault-load", 4, (client, step) -> {
                 ids.send(jar);
                 return true;
             });

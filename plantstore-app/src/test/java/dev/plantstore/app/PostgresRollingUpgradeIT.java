@@ -125,7 +125,7 @@ class PostgresRollingUpgradeIT {
         }
 
         void start() {
-            clients = ClosedLoopClients.start("upgrade-client", CLIENTS, client -> createOne());
+            clients = ClosedLoopClients.start("upgrade-client", CLIENTS, (client, step) -> createOne());
         }
 
         private boolean createOne() throws InterruptedException {

@@ -256,7 +256,7 @@ class WebhookPaceIT {
     private static Set<Long> createUnderLoad(RunningJar jar, int clientCount, BooleanSupplier goOn)
             throws Exception {
         Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
-        ClosedLoopClients.runUntilDone("pace-client", clientCount, client -> {
+        ClosedLoopClients.runUntilDone("pace-client", clientCount, (client, step) -> {
             if (!goOn.getAsBoolean()) {
                 return false;
             }

@@ -23,10 +23,11 @@ public final class ClosedLoopClients implements AutoCloseable {
         /**
          * Takes the step.
          *
-         * @param client the client's number, from 0, so that each may keep ids or counts of its own
+         * @param client the client's number, from 0
+         * @param step   how many steps this client took before this one, so that ids derived from the two are its own
          * @return whether the client goes on to another step
          */
-        boolean take(int client) throws Exception;
+        boolean take(int client, long step) throws Exception;
     }
 
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -59,8 +60,8 @@ public final class ClosedLoopClients implements AutoCloseable {
     private void loop(int client, Step step) {
         try {
             boolean goesOn = true;
-            while (goesOn && running.get()) {
-                goesOn = step.take(client);
+            for (long taken = 0; goesOn && running.get(); taken++) {
+                goesOn = step.take(client, taken);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -16,9 +16,12 @@ import org.junit.jupiter.api.Test;
 class ClosedLoopClientsTest {
 
     @Test
-    void eachClientTakesItsOwnStepsUntilItsStepSaysItIsDone() throws Exception {
+    void eachClientTakesItsOwnNumberedStepsUntilItsStepSaysItIsDone() throws Exception {
         var steps = new AtomicIntegerArray(3);
-        ClosedLoopClients.runUntilDone("counting", 3, client -> steps.incrementAndGet(client) < 5 + client);
+        ClosedLoopClients.runUntilDone("counting", 3, (client, step) -> {
+            assertEquals(steps.getAndIncrement(client), step, "client " + client + "'s steps in order from 0");
+            return step + 1 < 5 + client;
+        });
         assertEquals(5, steps.get(0));
         assertEquals(6, steps.get(1));
         assertEquals(7, steps.get(2));
@@ -27,7 +30,7 @@ class ClosedLoopClientsTest {
     @Test
     void closingStopsClientsThatWouldGoOnForever() throws Exception {
         Set<Integer> working = ConcurrentHashMap.newKeySet();
-        var load = ClosedLoopClients.start("forever", 4, client -> working.add(client) || true);
+        var load = ClosedLoopClients.start("forever", 4, (client, step) -> working.add(client) || true);
         assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(5), () -> working.size() == 4),
                 "every client took a step");
         load.close();
@@ -36,12 +39,14 @@ class ClosedLoopClientsTest {
     @Test
     void theFirstFailureOfAStepIsRethrownWhenTheClientsAreWaitedFor() {
         var refused = new IOException("no answer");
-        var failure = assertThrows(AssertionError.class, () -> ClosedLoopClients.runUntilDone("failing", 2, client -> {
+        ClosedLoopClients.Step failingOnOneClient = (client, step) -> {
             if (client == 1) {
                 throw refused;
             }
             return false;
-        }));
+        };
+        var failure = assertThrows(AssertionError.class,
+                () -> ClosedLoopClients.runUntilDone("failing", 2, failingOnOneClient));
         assertSame(refused, failure.getCause());
     }
 
@@ -49,7 +54,7 @@ class ClosedLoopClientsTest {
     void anAssertionThatFailedInAStepIsRethrownAsItselfWhenTheLoadCloses() throws Exception {
         var broken = new AssertionError("expected 200 but was 500");
         var thrown = new AtomicBoolean();
-        var load = ClosedLoopClients.start("asserting", 1, client -> {
+        var load = ClosedLoopClients.start("asserting", 1, (client, step) -> {
             thrown.set(true);
             throw broken;
         });
