@@ -3,6 +3,7 @@ package dev.plantstore.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.testkit.TestPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -50,8 +51,10 @@ class PostgresContentionTest {
         long deadlocksBefore = deadlocks();
         var failures = new AtomicLong();
         var operations = new AtomicLong();
-        try (PlantStore first = PlantStore.jdbc(Databases.postgres(postgres));
-             PlantStore second = PlantStore.jdbc(Databases.postgres(postgres))) {
+        try (HikariDataSource firstPool = Databases.pooled(postgres);
+             HikariDataSource secondPool = Databases.pooled(postgres);
+             PlantStore first = PlantStore.jdbc(firstPool);
+             PlantStore second = PlantStore.jdbc(secondPool)) {
             ExecutorService clients = Executors.newFixedThreadPool(2 * CLIENTS_PER_INSTANCE);
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
             List<Future<?>> running = new ArrayList<>();

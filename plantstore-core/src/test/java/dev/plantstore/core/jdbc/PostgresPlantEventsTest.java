@@ -3,6 +3,7 @@ package dev.plantstore.core.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.Databases;
@@ -29,14 +30,19 @@ import org.junit.jupiter.api.Test;
 class PostgresPlantEventsTest extends PlantEventsContract {
 
     private TestPostgres postgres;
+    private HikariDataSource pool;
 
     @BeforeEach
     void freshSchema() {
         postgres = TestPostgres.freshSchema();
+        pool = Databases.pooled(postgres);
     }
 
     @AfterEach
     void dropSchema() {
+        if (pool != null) {
+            pool.close();
+        }
         if (postgres != null) {
             postgres.close();
         }
@@ -44,7 +50,7 @@ class PostgresPlantEventsTest extends PlantEventsContract {
 
     @Override
     protected EventStore newStore() {
-        return storeOn(Databases.postgres(postgres));
+        return storeOn(pool);
     }
 
     private static EventStore storeOn(DataSource dataSource) {

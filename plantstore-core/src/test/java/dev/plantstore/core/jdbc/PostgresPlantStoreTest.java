@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.Databases;
 import dev.plantstore.core.FaultyDataSource;
@@ -27,11 +28,13 @@ import org.junit.jupiter.api.Test;
 class PostgresPlantStoreTest extends PlantStoreContract {
 
     private TestPostgres postgres;
+    private HikariDataSource pool;
 
     @Override
     protected PlantStore newStore() {
         postgres = TestPostgres.freshSchema();
-        return PlantStore.jdbc(Databases.postgres(postgres));
+        pool = Databases.pooled(postgres);
+        return PlantStore.jdbc(pool);
     }
 
     @Override
@@ -41,6 +44,9 @@ class PostgresPlantStoreTest extends PlantStoreContract {
 
     @AfterEach
     void dropSchema() {
+        if (pool != null) {
+            pool.close();
+        }
         if (postgres != null) {
             postgres.close();
         }
