@@ -25,10 +25,22 @@ public final class JarProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** {@code java jvmOptions -jar jar args}, with the {@code java} of the JVM running this code. */
+    /**
+     * The system property that holds the JVM options the build gives every jar a test starts, before the test's own:
+     * in the quick suite the JIT's first tier only, since a jar that lives for seconds spends more of its processor
+     * on the second tier's compiling than it gains from it; in the heavy suites, which bound the server's speed, both.
+     */
+    public static final String BUILD_JVM_OPTIONS = "plantstore.test.jar.jvmOptions";
+
+    /** {@code java buildOptions jvmOptions -jar jar args}, with the {@code java} of the JVM running this code. */
     public static List<String> command(List<String> jvmOptions, Path jar, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String option : System.getProperty(BUILD_JVM_OPTIONS, "").trim().split("\\s+")) {
+            if (!option.isEmpty()) {
+                command.add(option);
+            }
+        }
         command.addAll(jvmOptions);
         command.add("-jar");
         command.add(jar.toString());
