@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code .ci/run} installs haproxy and sets {@value #REQUIRED_VARIABLE}, so under CI the test runs or fails.
  */
 @Tag("heavy")
+@Tag("alone")
 class HaproxyRollingRestartIT {
 
     static final String REQUIRED_VARIABLE = "PLANTSTORE_TEST_HAPROXY";

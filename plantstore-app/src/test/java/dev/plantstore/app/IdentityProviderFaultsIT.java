@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ends tokens verified with it, and metadata naming a file as its key set is a 503 that ends once it is corrected.
  */
 @Tag("heavy")
+@Tag("alone")
 class IdentityProviderFaultsIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();

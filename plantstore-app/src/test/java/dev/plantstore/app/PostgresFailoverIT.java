@@ -46,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@value dev.plantstore.testkit.PostgresAsPostgres#REQUIRED_VARIABLE}, so under CI it runs or fails.
  */
 @Tag("heavy")
+@Tag("alone")
 class PostgresFailoverIT {
 
     private static final int CLIENTS = 8;

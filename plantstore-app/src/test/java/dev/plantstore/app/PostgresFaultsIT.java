@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * proxy that stops forwarding, the connection limit is reached by real connections.
  */
 @Tag("heavy")
+@Tag("alone")
 class PostgresFaultsIT {
 
     /** Longer than the store's 5 s bound, so that requests time out against it, not only fail fast. */

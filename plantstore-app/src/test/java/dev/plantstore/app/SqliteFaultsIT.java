@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The default store, SQLite, under real faults of its disk, against the jar. */
 @Tag("heavy")
+@Tag("alone")
 class SqliteFaultsIT {
 
     private static final int DISK_KIB = 2048;

@@ -40,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * part to its last and the slow receiver's rate.
  */
 @Tag("heavy")
+@Tag("alone")
 class WebhookPaceIT {
 
     private static final String TOKEN = "webhook-pace-token";
