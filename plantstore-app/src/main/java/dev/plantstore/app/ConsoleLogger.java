@@ -1,5 +1,6 @@
 package dev.plantstore.app;
 
+import java.util.List;
 import org.slf4j.Marker;
 import org.slf4j.event.Level;
 import org.slf4j.helpers.LegacyAbstractLogger;
@@ -10,8 +11,14 @@ final class ConsoleLogger extends LegacyAbstractLogger {
 
     private static final long serialVersionUID = 1L;
 
-    /** The loggers of the OpenTelemetry SDK, whose failures are written without their stack traces. */
-    static final String TRACING_SDK = "io.opentelemetry.";
+    /**
+     * Loggers whose failures are the surroundings' and are written in one line, without their stack traces. The
+     * tracing SDK logs each export that fails with its stack trace: a collector that cannot be reached (and the SDK
+     * already limits how often it says so). SQLite's driver, as it loads its native library, deletes the copies in the
+     * temporary directory that no running process holds, and logs one that another process starting at the same
+     * moment deleted first: the copy is gone, as it wanted, and the store opens.
+     */
+    private static final List<String> ONE_LINE_FAILURES = List.of("io.opentelemetry.", "org.sqlite.SQLiteJDBCLoader");
 
     /** A threshold above ERROR: nothing is logged. */
     static final int OFF = Level.ERROR.toInt() + 10;
@@ -59,9 +66,7 @@ final class ConsoleLogger extends LegacyAbstractLogger {
         String message = arguments == null || arguments.length == 0
                 ? pattern
                 : MessageFormatter.basicArrayFormat(pattern, arguments);
-        if (thrown != null && name.startsWith(TRACING_SDK)) {
-            // The tracing SDK logs each export that fails with its stack trace; a collector that cannot be reached is
-            // the surroundings' fault, which one line says whole (and the SDK already limits how often it says it).
+        if (thrown != null && ONE_LINE_FAILURES.stream().anyMatch(name::startsWith)) {
             LogLines.current().write(level, name, message + " (" + thrown + ")", null);
             return;
         }

@@ -129,6 +129,16 @@ class LogLinesTest {
     }
 
     @Test
+    void aFailedCleanUpOfSqlitesNativeLibraryIsOneLineWithoutAStackTrace() {
+        String log = logged(Options.LogFormat.TEXT, () -> LoggerFactory.getLogger("org.sqlite.SQLiteJDBCLoader")
+                .error("Failed to delete old native lib", new java.nio.file.NoSuchFileException(
+                        "/tmp/sqlite-3.54.1.0-f5b8faf7-067e-4057-87b5-97bc364b2168-libsqlitejdbc.so")));
+        assertEquals(1, log.lines().count(), log);
+        assertTrue(log.contains("Failed to delete old native lib (java.nio.file.NoSuchFileException: /tmp/sqlite-"),
+                log);
+    }
+
+    @Test
     void anotherLoggersFailureKeepsItsStackTrace() {
         String log = logged(Options.LogFormat.TEXT, () -> LoggerFactory.getLogger("dev.plantstore.x")
                 .warn("failed", new IllegalStateException("broken")));
