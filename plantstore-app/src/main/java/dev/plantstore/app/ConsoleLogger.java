@@ -24,10 +24,12 @@ final class ConsoleLogger extends LegacyAbstractLogger {
     static final int OFF = Level.ERROR.toInt() + 10;
 
     private final int threshold;
+    private final boolean failuresInOneLine;
 
     ConsoleLogger(String name, int threshold) {
         this.name = name;
         this.threshold = threshold;
+        this.failuresInOneLine = ONE_LINE_FAILURES.stream().anyMatch(name::startsWith);
     }
 
     @Override
@@ -66,7 +68,7 @@ final class ConsoleLogger extends LegacyAbstractLogger {
         String message = arguments == null || arguments.length == 0
                 ? pattern
                 : MessageFormatter.basicArrayFormat(pattern, arguments);
-        if (thrown != null && ONE_LINE_FAILURES.stream().anyMatch(name::startsWith)) {
+        if (thrown != null && failuresInOneLine) {
             LogLines.current().write(level, name, message + " (" + thrown + ")", null);
             return;
         }

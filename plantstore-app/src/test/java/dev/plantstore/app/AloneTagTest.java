@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -20,19 +22,20 @@ class AloneTagTest {
 
     @Test
     void everyClassThatStopsTheSharedPostgresOrFillsADiskRunsAlone() throws IOException {
-        List<Path> holdingGlobalResources;
+        Map<Path, String> sources;
         try (Stream<Path> files = Files.list(TESTS)) {
-            holdingGlobalResources = files.filter(file -> file.getFileName().toString().endsWith("IT.java"))
-                    .filter(AloneTagTest::holdsAGlobalResource).sorted().toList();
+            sources = files.filter(file -> file.getFileName().toString().endsWith("IT.java"))
+                    .collect(Collectors.toMap(file -> file, AloneTagTest::read));
         }
+        List<Path> holdingGlobalResources = sources.keySet().stream()
+                .filter(file -> holdsAGlobalResource(sources.get(file))).sorted().toList();
         assertFalse(holdingGlobalResources.isEmpty(), "no class found that crashes PostgreSQL or fills a disk");
         List<Path> untagged = holdingGlobalResources.stream()
-                .filter(file -> !read(file).contains("@Tag(\"alone\")")).toList();
+                .filter(file -> !sources.get(file).contains("@Tag(\"alone\")")).toList();
         assertEquals(List.of(), untagged, "they stop the shared PostgreSQL or fill a disk, without @Tag(\"alone\")");
     }
 
-    private static boolean holdsAGlobalResource(Path file) {
-        String source = read(file);
+    private static boolean holdsAGlobalResource(String source) {
         return source.contains("\"pg_ctlcluster\"") || source.contains("Tmpfs.mount(");
     }
 
