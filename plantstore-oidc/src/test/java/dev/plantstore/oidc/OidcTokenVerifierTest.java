@@ -465,6 +465,20 @@ class OidcTokenVerifierTest {
     }
 
     @Test
+    void aKeyIdTheProviderDroppedIsRefusedWithoutAFetchThoughTheIntervalAllowsOne() {
+        String ofPreviousKey = provider.token("b", "plants:create");
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
+        provider.rotateKey(false);
+        afterTheFetchInterval();
+        assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("c", "plants:create")),
+                "the new key is fetched, and the previous one is seen gone");
+        assertEquals(2, provider.keySetFetches());
+        afterTheFetchInterval();
+        assertRefused(Reason.KEY_UNKNOWN, verifier.verify(ofPreviousKey));
+        assertEquals(0, provider.keySetFetches(), "a key the provider dropped is not looked for again");
+    }
+
+    @Test
     void cachedKeysKeepWorkingWhileTheProviderIsDown() {
         assertInstanceOf(Verification.Valid.class, verifier.verify(provider.token("a", "plants:create")));
         String notYetSeen = provider.token("b", "plants:delete");
