@@ -80,6 +80,17 @@ class WritesWaitForDeliveryTest {
     }
 
     @Test
+    void aBacklogHoldsUpWritesUntilItsOldestEventIsTenSecondsOld() {
+        var pacing = new WritePacing();
+        long now = System.currentTimeMillis();
+        long tenSeconds = WritePacing.HOLDS_WRITES_WITHIN.toMillis();
+        pacing.decide(WritePacing.ROOM + 1, now - tenSeconds + 1, now, false);
+        assertTrue(pacing.holdsWrites(), "a millisecond short of ten seconds");
+        pacing.decide(WritePacing.ROOM + 1, now - tenSeconds, now, false);
+        assertFalse(pacing.holdsWrites(), "ten seconds old");
+    }
+
+    @Test
     void aReceiverThatIsTheLimitHoldsUpNoWrite() {
         var pacing = new WritePacing();
         long now = System.currentTimeMillis();
