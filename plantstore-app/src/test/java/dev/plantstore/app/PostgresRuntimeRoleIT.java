@@ -1,6 +1,7 @@
 package dev.plantstore.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.JdbcSchema;
@@ -10,12 +11,15 @@ import dev.plantstore.testkit.TestPostgres;
 import dev.plantstore.testkit.WebhookReceiver;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -77,7 +81,23 @@ class PostgresRuntimeRoleIT {
         assertEquals(0, migrated.exitCode(), migrated.stderr());
         assertTrue(migrated.stdout().contains("migrated from schema version 0 to " + JdbcSchema.currentVersion()),
                 migrated.stdout());
+
+        RunningJar.Completed cannotRead = RunningJar.runToCompletion(dir, asRuntimeRole, "--port", "0", "--store",
+                store, "--migrate", "off");
+        assertEquals(1, cannotRead.exitCode(), cannotRead.stdout());
+        assertTrue(cannotRead.stderr().matches("plantstore: cannot open store [^\n]*: the database user may not read "
+                + "the store's tables \\(ERROR: permission denied for table plantstore_schema\\): grant it what the "
+                + "server needs, as docs/reference.md#database-privileges lists\n"),
+                "one line: " + cannotRead.stderr());
+
         grantReadingAndWritingRows();
+        try (Connection connection = DriverManager.getConnection(withUser(postgres.schemaUrl(), role));
+             Statement statement = connection.createStatement()) {
+            var deleteRefused = assertThrows(SQLException.class,
+                    () -> statement.executeUpdate("DELETE FROM plantstore_schema"));
+            assertTrue(deleteRefused.getMessage().contains("permission denied for table plantstore_schema"),
+                    deleteRefused.getMessage());
+        }
 
         try (var receiver = new WebhookReceiver()) {
             var env = new HashMap<>(asRuntimeRole);
@@ -103,16 +123,32 @@ class PostgresRuntimeRoleIT {
         return url.replaceAll("([?&])user=[^&]*&?", "$1");
     }
 
+    private static String withUser(String url, String user) {
+        return withoutUser(url) + (withoutUser(url).contains("?") ? "&" : "?") + "user=" + user;
+    }
+
     private static String ownerOf(String url) {
         var user = Pattern.compile("[?&]user=([^&]*)").matcher(url);
         return user.find() ? user.group(1) : System.getProperty("user.name");
     }
 
-    /** The grants of docs/reference.md's "Database privileges", for this test's schema and role. */
+    /**
+     * The grants of docs/reference.md's "Database privileges", read from the page, for this test's schema and role:
+     * the statements from the comment saying migrate has run to the one about later migrations.
+     */
     private void grantReadingAndWritingRows() throws Exception {
-        String schema = postgres.schema();
-        asOwner("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + schema + " TO " + role,
-                "GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + schema + " TO " + role);
+        String page = Files.readString(Path.of("..", "docs", "reference.md"));
+        String section = page.substring(page.indexOf("### Database privileges"));
+        String afterMigrate = section.substring(section.indexOf("-- once migrate has created the tables:"));
+        List<String> grants = afterMigrate.substring(0, afterMigrate.indexOf("-- so that tables")).lines()
+                .filter(line -> line.startsWith("GRANT"))
+                .map(line -> line.replace("plantstore.", postgres.schema() + ".")
+                        .replace("SCHEMA plantstore ", "SCHEMA " + postgres.schema() + " ")
+                        .replace("plantstore_app", role)
+                        .replaceAll(";$", ""))
+                .toList();
+        assertEquals(3, grants.size(), "the page's grants: " + grants);
+        asOwner(grants.toArray(String[]::new));
     }
 
     private void asOwner(String... statements) throws Exception {

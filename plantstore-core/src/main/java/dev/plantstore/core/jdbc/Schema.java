@@ -44,6 +44,8 @@ public final class Schema {
     /** How often a long step says how far it is. */
     static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);
     private static final int COPY_CHUNK = 50_000;
+    /** PostgreSQL's SQLSTATE for a privilege the role lacks. */
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private static final System.Logger LOG = System.getLogger(Schema.class.getName());
 
@@ -109,6 +111,11 @@ public final class Schema {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             return version(statement, dialect);
         } catch (SQLException e) {
+            if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+                throw new StoreUnavailableException("the database user may not read the store's tables ("
+                        + e.getMessage().lines().findFirst().orElse("").strip() + "): grant it what the server needs,"
+                        + " as docs/reference.md#database-privileges lists");
+            }
             throw new StoreUnavailableException("the plant store could not be opened", e);
         }
     }
@@ -128,8 +135,47 @@ public final class Schema {
                 return 0;
             }
         }
+        int recorded;
         try (ResultSet row = statement.executeQuery("SELECT coalesce(max(version), 0) FROM plantstore_schema")) {
-            return row.next() ? row.getInt(1) : 0;
+            recorded = row.next() ? row.getInt(1) : 0;
+        }
+        int built = builtVersion(statement, dialect);
+        if (built > recorded) {
+            throw new StoreUnavailableException("the table plantstore_schema records schema version " + recorded
+                    + ", but the tables are at version " + built + ": its rows were changed by hand, so no step runs;"
+                    + " as the schema's owner, record the version (INSERT INTO plantstore_schema (version) VALUES ("
+                    + built + ")) and start again");
+        }
+        return recorded;
+    }
+
+    /**
+     * The lowest version the tables themselves show, whatever {@code plantstore_schema} records: a step whose change
+     * is already there must not run again (adding a column twice fails; copying the plants again would be wasted).
+     * Version 1's tables are created only if absent, so a database without them recorded is no contradiction.
+     */
+    private static int builtVersion(Statement statement, Dialect dialect) throws SQLException {
+        if (hasColumn(statement, dialect, "webhook_outbox", "traceparent")) {
+            return 3;
+        }
+        if (dialect == Dialect.SQLITE) {
+            // Version 1 declared the id BIGINT; version 2 made it the row id, which only INTEGER does.
+            try (ResultSet key = statement.executeQuery(
+                    "SELECT count(*) > 0 FROM pragma_table_info('plants') WHERE name = 'id' AND type = 'INTEGER'")) {
+                return key.next() && key.getBoolean(1) ? 2 : 0;
+            }
+        }
+        return 0;
+    }
+
+    private static boolean hasColumn(Statement statement, Dialect dialect, String table, String column)
+            throws SQLException {
+        String query = dialect == Dialect.POSTGRESQL
+                ? "SELECT count(*) > 0 FROM information_schema.columns WHERE table_schema = current_schema()"
+                        + " AND table_name = '" + table + "' AND column_name = '" + column + "'"
+                : "SELECT count(*) > 0 FROM pragma_table_info('" + table + "') WHERE name = '" + column + "'";
+        try (ResultSet row = statement.executeQuery(query)) {
+            return row.next() && row.getBoolean(1);
         }
     }
 

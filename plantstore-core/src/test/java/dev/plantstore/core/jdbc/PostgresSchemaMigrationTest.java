@@ -57,6 +57,11 @@ class PostgresSchemaMigrationTest {
     }
 
     @Test
+    void aVersionTableWhoseRowsWereDeletedIsRefusedAndNoStepRunsTwice() throws Exception {
+        Version1Databases.assertADeletedVersionTableIsRefusedAndNoStepRunsAgain(dataSource);
+    }
+
+    @Test
     void aVersion1SchemaKeepsEveryPlantAndPendingEventAndLosesTheReceiversCredentials() throws Exception {
         var plants = Version1Databases.plants(dataSource);
         var events = Version1Databases.events(dataSource);

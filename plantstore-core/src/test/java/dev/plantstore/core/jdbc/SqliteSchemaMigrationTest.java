@@ -28,6 +28,12 @@ class SqliteSchemaMigrationTest {
     Path dir;
 
     @Test
+    void aVersionTableWhoseRowsWereDeletedIsRefusedAndNoStepRunsTwice() throws Exception {
+        Version1Databases.assertADeletedVersionTableIsRefusedAndNoStepRunsAgain(
+                DurableSqlite.dataSource(dir.resolve("damaged.db")));
+    }
+
+    @Test
     void aVersion1StoreKeepsEveryPlantAndPendingEventAndLosesTheReceiversCredentials() throws Exception {
         DataSource dataSource = DurableSqlite.dataSource(Version1Databases.sqliteCopy(dir));
         var plants = Version1Databases.plants(dataSource);

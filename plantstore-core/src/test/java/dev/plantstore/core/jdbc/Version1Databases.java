@@ -1,7 +1,13 @@
 package dev.plantstore.core.jdbc;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.plantstore.core.JdbcSchema;
+import dev.plantstore.core.JdbcStoreSettings;
+import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.testkit.TestPostgres;
 import java.io.IOException;
 import java.io.InputStream;
@@ -151,5 +157,29 @@ final class Version1Databases {
                 }
             }
         }
+    }
+
+    /**
+     * With the rows of {@code plantstore_schema} deleted behind a migrated store's back, neither a migration nor a
+     * store that may not migrate runs a step again: both refuse, saying what they found and how to record the
+     * version, and leave the tables as they were.
+     */
+    static void assertADeletedVersionTableIsRefusedAndNoStepRunsAgain(DataSource dataSource) throws SQLException {
+        JdbcSchema.migrate(dataSource);
+        List<StoredPlant> plants = plants(dataSource);
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("DELETE FROM plantstore_schema");
+        }
+        String expected = "the table plantstore_schema records schema version 0, but the tables are at version "
+                + Schema.VERSION + ": its rows were changed by hand, so no step runs; as the schema's owner, record "
+                + "the version (INSERT INTO plantstore_schema (version) VALUES (" + Schema.VERSION + "))"
+                + " and start again";
+        var migrating = assertThrows(StoreUnavailableException.class, () -> JdbcSchema.migrate(dataSource));
+        assertEquals(expected, migrating.getMessage());
+        var serving = assertThrows(StoreUnavailableException.class,
+                () -> PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withMigratesSchema(false)));
+        assertEquals(expected, serving.getMessage());
+        assertEquals(List.of(), recordedVersions(dataSource));
+        assertEquals(plants, plants(dataSource));
     }
 }
