@@ -7,7 +7,9 @@ import java.util.function.Consumer;
 
 /**
  * What the server has opened, closed by one call, the last opened first, each whatever the ones before it threw: the
- * same call whether the start failed half-way or the server is stopping.
+ * same call whether the start failed half-way or the server is stopping. A stop may come from the shutdown hook's
+ * thread while the start is still opening things on its own: once it refuses more, whatever opens next is closed at
+ * once and the start ends with {@link StoppedDuringStartup}.
  */
 final class Closing {
 
@@ -15,18 +17,45 @@ final class Closing {
     record Step(String what, Runnable close) {
     }
 
-    private final Deque<Step> opened = new ArrayDeque<>();
+    /** The start found that a stop had already closed what it opened; it ends quietly, the stop reports. */
+    static final class StoppedDuringStartup extends RuntimeException {
+        private static final long serialVersionUID = 1L;
 
-    /** Records {@code resource}, just opened, to be closed with {@code close} before anything opened earlier. */
+        StoppedDuringStartup() {
+            super("stopped during start-up", null, false, false);
+        }
+    }
+
+    private final Deque<Step> opened = new ArrayDeque<>();
+    private boolean refusing;
+
+    /**
+     * Records {@code resource}, just opened, to be closed with {@code close} before anything opened earlier; once a
+     * stop refused more, closes it now and throws {@link StoppedDuringStartup}.
+     */
     <T> T opened(String what, T resource, Consumer<T> close) {
-        opened.push(new Step(what, () -> close.accept(resource)));
-        return resource;
+        synchronized (this) {
+            if (!refusing) {
+                opened.push(new Step(what, () -> close.accept(resource)));
+                return resource;
+            }
+        }
+        closeAll(List.of(new Step(what, () -> close.accept(resource))), line -> { });
+        throw new StoppedDuringStartup();
+    }
+
+    /** From now on, whatever is opened is closed at once, and the start ends with {@link StoppedDuringStartup}. */
+    synchronized void refuseMore() {
+        refusing = true;
     }
 
     /** Closes everything recorded, the last opened first; see {@link #closeAll(List, Consumer)}. */
     boolean closeAll(Consumer<String> report) {
-        List<Step> steps = List.copyOf(opened);
-        opened.clear();
+        List<Step> steps;
+        synchronized (this) {
+            steps = List.copyOf(opened);
+            opened.clear();
+        }
         return closeAll(steps, report);
     }
 

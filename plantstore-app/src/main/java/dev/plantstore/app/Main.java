@@ -41,7 +41,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -111,16 +110,25 @@ public final class Main {
     private static void start(Options options, Options.Secrets secrets, Console out, Interrupts interrupts)
             throws UsageException, StartupException {
         var closing = new Closing();
+        Optional<ShutdownHook> stop = ShutdownHook.install(closing, interrupts, out);
+        if (stop.isEmpty()) {
+            return;
+        }
         try {
-            openAll(options, secrets, out, interrupts, closing);
+            openAll(options, secrets, out, closing, stop.get());
+        } catch (Closing.StoppedDuringStartup e) {
+            // The stop closes what was opened and reports it.
         } catch (UsageException | StartupException | RuntimeException e) {
+            stop.get().startFailed();
             closing.closeAll(out::println);
             throw e;
+        } finally {
+            stop.get().startEnded();
         }
     }
 
-    private static void openAll(Options options, Options.Secrets secrets, Console out, Interrupts interrupts,
-                                Closing closing) throws UsageException, StartupException {
+    private static void openAll(Options options, Options.Secrets secrets, Console out, Closing closing,
+                                ShutdownHook stop) throws UsageException, StartupException {
         Map<String, String> tokens = Tokens.named(secrets.tokens(), options.get(TOKENS_FILE));
         Optional<String> generatedToken = Optional.empty();
         if (tokens.isEmpty() && options.get(OIDC_ISSUER).isEmpty()) {
@@ -155,11 +163,7 @@ public final class Main {
         PlantStoreServer server = closing.opened("the server", server(options, api), PlantStoreServer::close);
         management.ifPresent(port -> port.readyWhen(server::isReady));
 
-        Duration drain = options.get(DRAIN);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            interrupts.stopping();
-            stop(server, drain, closing, out);
-        }, "plantstore-shutdown"));
+        stop.serving(server, options.get(DRAIN));
 
         out.println("store " + OpenStore.describe(options.get(STORE)) + " (" + promise(options.get(STORE)) + ")");
         options.get(OIDC_ISSUER).ifPresent(issuer -> out.println("access tokens from " + issuer + " for audience "
@@ -256,28 +260,6 @@ public final class Main {
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         return registry;
-    }
-
-    /**
-     * Runs on SIGTERM or the first SIGINT (a second one ends the process at once: {@link Interrupts}): readiness turns
-     * DOWN while the server keeps serving for the drain period, so that a load balancer checking readiness stops
-     * sending requests; then the server stops accepting and lets requests in flight finish, the store commits what it
-     * was given and closes, and the process exits 0. The JVM would report 143 for SIGTERM however cleanly the hooks
-     * ran; a requested, completed stop is a success, so the hook ends the process itself once the server is down.
-     */
-    private static void stop(PlantStoreServer server, Duration drain, Closing closing, Console out) {
-        server.drain();
-        if (!drain.isZero()) {
-            out.println("plantstore draining: not ready, serving for " + drain.toSeconds() + " s more");
-            try {
-                Thread.sleep(drain.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        boolean clean = closing.closeAll(out::println);
-        out.println(clean ? "plantstore stopped" : "plantstore stopped, but something failed to close (above)");
-        Runtime.getRuntime().halt(clean ? 0 : STARTUP_ERROR);
     }
 
     private static void printGeneratedToken(Console out, String token, String url) {

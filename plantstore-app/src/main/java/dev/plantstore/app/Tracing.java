@@ -54,6 +54,9 @@ final class Tracing {
                             "otel.logs.exporter", "none"))
                     .addPropertiesSupplier(() -> settingsAmong(properties))
                     .setResultAsGlobal()
+                    // The server's stop closes the SDK last, flushing the stop's spans; a hook of the SDK's own would
+                    // close it first, and adding one fails once a stop has begun.
+                    .disableShutdownHook()
                     .build()
                     .getOpenTelemetrySdk());
         } catch (ConfigurationException e) {

@@ -2,6 +2,7 @@ package dev.plantstore.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -56,5 +57,17 @@ class ClosingTest {
         assertTrue(opened.closeAll(reported::add));
         assertTrue(opened.closeAll(reported::add));
         assertEquals(List.of("server", "store", "verifier"), closed);
+    }
+
+    @Test
+    void whatOpensAfterAStopRefusedMoreClosesAtOnceAndEndsTheStart() {
+        var opened = new Closing();
+        opened.opened("tracing", "tracing", closed::add);
+        opened.refuseMore();
+
+        assertThrows(Closing.StoppedDuringStartup.class, () -> opened.opened("the store", "store", closed::add));
+        assertEquals(List.of("store"), closed);
+        assertTrue(opened.closeAll(reported::add));
+        assertEquals(List.of("store", "tracing"), closed);
     }
 }

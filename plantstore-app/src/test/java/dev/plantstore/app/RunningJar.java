@@ -123,10 +123,7 @@ final class RunningJar implements AutoCloseable {
 
     private static RunningJar start(List<String> launcher, Path jar, Path workDir, Map<String, String> env,
             String... args) throws Exception {
-        // No drain unless a test asks for one: each stop would wait for it. A later flag overrides an earlier one.
-        List<String> fullArgs = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "0", "--drain-seconds", "0"));
-        fullArgs.addAll(List.of(args));
-        var builder = processBuilder(launcher, jar, workDir, fullArgs.toArray(String[]::new));
+        var builder = processBuilder(launcher, jar, workDir, withTestDefaults(args));
         builder.environment().putAll(env);
         var process = JarProcess.start(builder, Files.createTempFile(workDir, "jar", ".log"));
         try {
@@ -138,6 +135,20 @@ final class RunningJar implements AutoCloseable {
         } catch (IOException notReady) {
             throw new AssertionError(notReady.getMessage(), notReady);
         }
+    }
+
+    /** The built jar started as {@link #start(Path, Map, String...)} does, without waiting for it to be ready. */
+    static JarProcess launch(Path workDir, Map<String, String> env, String... args) throws IOException {
+        var builder = processBuilder(workDir, withTestDefaults(args));
+        builder.environment().putAll(env);
+        return JarProcess.start(builder, Files.createTempFile(workDir, "jar", ".log"));
+    }
+
+    /** No drain unless a test asks for one: each stop would wait for it. A later flag overrides an earlier one. */
+    private static String[] withTestDefaults(String... args) {
+        List<String> fullArgs = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "0", "--drain-seconds", "0"));
+        fullArgs.addAll(List.of(args));
+        return fullArgs.toArray(String[]::new);
     }
 
     static Completed runToCompletion(Path workDir, String... args) throws Exception {
