@@ -1,6 +1,7 @@
 package dev.plantstore.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -118,6 +119,25 @@ class ContainerImageIT {
         for (String volume : volumes) {
             run(COMMAND_LIMIT, podman("volume", "rm", "-f", volume));
         }
+    }
+
+    @Test
+    void withoutARegistryOrABaseArchiveTheBuildSaysToNameOneAndStopsAtOnce() throws Exception {
+        Path log = work.resolve("build-without-registry.log");
+        ProcessBuilder build = new ProcessBuilder("./mvnw", "-B", "-DskipTests", "-Pimage", "package",
+                "-Dplantstore.image.registry=https://registry.invalid/v2/")
+                .directory(sources.toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+        build.environment().remove("PLANTSTORE_IMAGE_BASE");
+        Process running = build.start();
+        boolean ended = running.waitFor(BUILD_LIMIT.toSeconds(), TimeUnit.SECONDS);
+        assertTrue(ended, ended ? "" : "still building: " + tail(log));
+        assertEquals(1, running.exitValue(), tail(log));
+        String output = Files.readString(log);
+        assertTrue(output.contains("the base image eclipse-temurin:17-jre cannot be pulled: "
+                + "https://registry.invalid/v2/ does not answer. Without a registry, make the base from Debian's "
+                + "packages and name its archive in PLANTSTORE_IMAGE_BASE"), tail(log));
+        assertFalse(output.contains("--- jib:"), "Jib never started: " + tail(log));
     }
 
     @Test
