@@ -6,6 +6,7 @@ import static dev.plantstore.app.Options.STORE;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.JdbcSchema;
 import dev.plantstore.sqlite.DurableSqlite;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -14,27 +15,32 @@ import javax.sql.DataSource;
  * {@code java -jar plantstore.jar migrate [OPTIONS]}: creates the store's tables or migrates them to this release's
  * schema version, and exits. Run with the schema owner's credentials, it lets the servers run with {@code --migrate
  * off} as a database user that only reads and writes rows. It takes the server's options and environment, so it opens
- * the database the server does; a SQLite file in use by a server is refused, as a second server would be. On
- * PostgreSQL it may run beside servers, and beside another migration: each step runs once.
+ * the database the server does; a SQLite file in use by a server is refused, as a second server would be, and one
+ * that does not exist is created only with {@code --create}. On PostgreSQL it may run beside servers, and beside
+ * another migration: each step runs once.
  */
 final class MigrateCommand {
 
     static final String NAME = "migrate";
-    private static final String USAGE = "usage: java -jar plantstore.jar migrate --store sqlite:PATH|"
+    /** Its one option of its own: a SQLite file that does not exist is created rather than refused. */
+    private static final String CREATE = "--create";
+    private static final String USAGE = "usage: java -jar plantstore.jar migrate [--create] --store sqlite:PATH|"
             + "jdbc:postgresql:... (the server's options; PostgreSQL credentials from PLANTSTORE_DB_USER and "
-            + "PLANTSTORE_DB_PASSWORD)";
+            + "PLANTSTORE_DB_PASSWORD; --create makes a SQLite file that does not exist)";
 
     private MigrateCommand() {
     }
 
     /**
      * Runs the command; returns the exit status: 0 done (one line says from which version to which), 1 the database
-     * failed or is newer than this release, 2 a usage error.
+     * failed or is newer than this release, 2 a usage error (a SQLite store that does not exist, without
+     * {@code --create}, among them).
      */
     static int run(List<String> args, Map<String, String> env) {
+        boolean create = args.contains(CREATE);
         Options options;
         try {
-            options = Options.parse(args, env);
+            options = Options.parse(args.stream().filter(arg -> !arg.equals(CREATE)).toList(), env);
         } catch (UsageException e) {
             System.err.println("plantstore: " + e.getMessage());
             return 2;
@@ -47,6 +53,12 @@ final class MigrateCommand {
         if (!(store instanceof StoreSpec.Sqlite) && !(store instanceof StoreSpec.Postgres)) {
             System.err.println("plantstore: migrate needs --store sqlite:PATH or jdbc:postgresql:...; the memory store "
                     + "has no schema");
+            return 2;
+        }
+        if (store instanceof StoreSpec.Sqlite sqlite && !create && !Files.exists(sqlite.file())) {
+            // Opening it would make a new, empty store, reported as migrated from version 0: a typo would look done.
+            System.err.println("plantstore: store " + OpenStore.describe(store) + " does not exist: name the store "
+                    + "the server runs on, or add " + CREATE + " to make a new, empty one");
             return 2;
         }
         // The steps log their progress through the server's logger, in the server's format.

@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -129,9 +130,16 @@ final class OpenStore {
      * SQLite keeps a database consistent under concurrent processes, but two servers each batching writes in their
      * own order would make each other wait and time out. A lock on a side file, held while the server runs, makes the
      * second one stop at start with a clear message instead.
+     *
+     * <p>The side file is named after the file a symbolic link leads to, as SQLite follows the link too, so that a
+     * server started on the link meets the same lock. A file with a second hard link is refused: no name is the
+     * file's own to find the lock from, and SQLite keeps a write-ahead log per name, so two servers on two names would
+     * checkpoint over each other's plants.
      */
     static FileChannel lockExclusively(Path database) throws StartupException {
-        Path lockFile = database.resolveSibling(database.getFileName() + ".lock");
+        Path file = linkedFile(database);
+        requireOneName(database, file);
+        Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
         FileChannel channel = null;
         try {
             channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -149,6 +157,40 @@ final class OpenStore {
             if (channel != null) {
                 closeAfterFailure(channel);
             }
+            throw new StartupException("cannot open store sqlite:" + database + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The file a symbolic link {@code database} leads to, else {@code database} itself. A link to nothing is refused:
+     * SQLite would create the file under its own name, whose lock a server started on the link never takes.
+     */
+    private static Path linkedFile(Path database) throws StartupException {
+        if (!Files.isSymbolicLink(database)) {
+            return database;
+        }
+        try {
+            return database.toRealPath();
+        } catch (NoSuchFileException e) {
+            throw new StartupException("cannot open store sqlite:" + database + ": it is a symbolic link to a file "
+                    + "that does not exist: name the file itself to create the store");
+        } catch (IOException e) {
+            throw new StartupException("cannot open store sqlite:" + database + ": " + e.getMessage());
+        }
+    }
+
+    private static void requireOneName(Path database, Path file) throws StartupException {
+        if (!Files.isRegularFile(file)) {
+            return;
+        }
+        try {
+            int names = (Integer) Files.getAttribute(file, "unix:nlink");
+            if (names > 1) {
+                throw new StartupException("store sqlite:" + database + " has " + names + " hard links, and a server "
+                        + "on another of its names would not see this one's lock: keep one name (find / -samefile "
+                        + file.toRealPath() + " lists them)");
+            }
+        } catch (IOException e) {
             throw new StartupException("cannot open store sqlite:" + database + ": " + e.getMessage());
         }
     }

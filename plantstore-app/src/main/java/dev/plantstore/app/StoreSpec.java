@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /** What {@code --store} names: memory, a SQLite file, or a PostgreSQL database. */
 sealed interface StoreSpec {
@@ -19,13 +20,13 @@ sealed interface StoreSpec {
     /** {@code url} may carry credentials; {@link #redacted()} is the form fit for messages. */
     record Postgres(String url) implements StoreSpec {
 
-        /** The URL without user information or parameters, which is where credentials would be. */
+        /** A host and port as the driver takes one: a name or bracketed address, and a port that is a number. */
+        private static final Pattern HOST = Pattern.compile("(\\[[^\\]]*\\]|[^:\\[\\]]*)(:\\d+)?");
+
+        /** The URL with every host, but without user information or parameters, which is where credentials would be. */
         String redacted() {
-            String withoutParameters = url.split("\\?", 2)[0];
-            int at = withoutParameters.indexOf('@');
-            int hostStart = withoutParameters.indexOf("//") + 2;
-            return at > hostStart ? withoutParameters.substring(0, hostStart) + withoutParameters.substring(at + 1)
-                    : withoutParameters;
+            Address address = address();
+            return address.beforeHosts() + String.join(",", address.hosts()) + address.afterHosts();
         }
 
         /**
@@ -41,13 +42,8 @@ sealed interface StoreSpec {
         }
 
         private List<String> secrets() {
-            List<String> secrets = new ArrayList<>();
+            List<String> secrets = new ArrayList<>(address().secrets());
             String[] addressAndParameters = url.split("\\?", 2);
-            int hostStart = addressAndParameters[0].indexOf("//") + 2;
-            int at = addressAndParameters[0].indexOf('@');
-            if (at > hostStart) {
-                secrets.add(addressAndParameters[0].substring(hostStart, at));
-            }
             if (addressAndParameters.length == 2) {
                 for (String parameter : addressAndParameters[1].split("&")) {
                     String[] nameAndValue = parameter.split("=", 2);
@@ -58,6 +54,45 @@ sealed interface StoreSpec {
                 }
             }
             return secrets;
+        }
+
+        /**
+         * The URL up to its parameters, around its hosts. The driver takes the hosts from {@code //} to the next
+         * {@code /}, separated by commas; here they end at the first {@code /} after the last {@code @}, as a password
+         * may hold a slash. User information before a host ends at its last {@code @}. A piece that is no host and
+         * port is part of a password holding a comma: the driver refuses such a URL, and the piece is shown as
+         * {@code ***}.
+         */
+        private Address address() {
+            String address = url.split("\\?", 2)[0];
+            int slashes = address.indexOf("//");
+            if (slashes < 0) {
+                return new Address(address, List.of(), "", List.of());
+            }
+            int hostsStart = slashes + 2;
+            int hostsEnd = address.indexOf('/', Math.max(hostsStart, address.lastIndexOf('@')));
+            if (hostsEnd < 0) {
+                hostsEnd = address.length();
+            }
+            List<String> hosts = new ArrayList<>();
+            List<String> secrets = new ArrayList<>();
+            for (String entry : address.substring(hostsStart, hostsEnd).split(",", -1)) {
+                int at = entry.lastIndexOf('@');
+                if (at > 0) {
+                    secrets.add(entry.substring(0, at));
+                }
+                String host = entry.substring(at + 1);
+                if (HOST.matcher(host).matches()) {
+                    hosts.add(host);
+                } else {
+                    secrets.add(host);
+                    hosts.add("***");
+                }
+            }
+            return new Address(address.substring(0, hostsStart), hosts, address.substring(hostsEnd), secrets);
+        }
+
+        private record Address(String beforeHosts, List<String> hosts, String afterHosts, List<String> secrets) {
         }
 
         @Override

@@ -7,9 +7,12 @@ import dev.plantstore.core.JdbcSchema;
 import dev.plantstore.testkit.PlantRequests;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,6 +69,26 @@ class MigrateCommandIT {
                     refused.stderr());
             assertTrue(jar.process().isAlive());
         }
+    }
+
+    /** A mistyped name would otherwise get a new, empty store, reported as migrated. */
+    @Test
+    void aSqliteFileThatDoesNotExistIsRefusedUnlessCreateIsGiven() throws Exception {
+        RunningJar.Completed refused = RunningJar.runToCompletion(dir, "migrate", "--store", "sqlite:typo.db");
+        assertEquals(2, refused.exitCode(), refused.stdout());
+        assertEquals("plantstore: store sqlite:typo.db does not exist: name the store the server runs on, or add "
+                + "--create to make a new, empty one\n", refused.stderr());
+        assertEquals("", refused.stdout());
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(), left.toList(), "no file made");
+        }
+
+        RunningJar.Completed created = RunningJar.runToCompletion(dir, "migrate", "--create", "--store",
+                "sqlite:typo.db");
+        assertEquals(0, created.exitCode(), created.stderr());
+        assertTrue(created.stdout().endsWith("store sqlite:typo.db migrated from schema version 0 to "
+                + JdbcSchema.currentVersion() + "\n"), created.stdout());
+        assertTrue(Files.isRegularFile(dir.resolve("typo.db")));
     }
 
     @Test

@@ -74,6 +74,22 @@ class OpenStoreTest {
         assertEquals(CreateResult.Created.class, reopened.create(new NewPlant(1, "Fern")).getClass());
     }
 
+    /**
+     * SQLite would create the file the link names, under a name whose lock the link's server never took: a server
+     * started on that name beside it would find its lock free.
+     */
+    @Test
+    void aSymbolicLinkToAFileThatDoesNotExistIsRefused() throws Exception {
+        Path link = Files.createSymbolicLink(dir.resolve("link.db"), Path.of("plants.db"));
+
+        var refused = assertThrows(StartupException.class,
+                () -> DefaultStore.open(new StoreSpec.Sqlite(link), closing));
+
+        assertEquals("cannot open store sqlite:" + link + ": it is a symbolic link to a file that does not "
+                + "exist: name the file itself to create the store", refused.getMessage());
+        assertFalse(Files.exists(dir.resolve("plants.db")));
+    }
+
     @Test
     void whatAStoreOpenedBeforeItFailedIsLeftToItsClosing() throws Exception {
         // A directory where the database file should be: the lock file opens, the database does not.
