@@ -2,6 +2,7 @@ package dev.plantstore.bench;
 
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.openjdk.jol.info.GraphLayout;
@@ -9,7 +10,7 @@ import org.openjdk.jol.info.GraphLayout;
 /**
  * Heap held per stored plant: fills a map with {@link #PLANTS} plants (10-character names, five distinct tags, as a
  * client sends them: each string its own object) and divides the size of everything the map reaches, as JOL measures
- * it object by object, by the count. {@code plantstore} is {@link PlantStore#inMemory()}; {@code naive} is a
+ * it object by object, by the count. {@code plantstore} is {@link PlantStores#inMemory()}; {@code naive} is a
  * {@code ConcurrentHashMap} of records, the map anyone would write first. Prints one line
  * {@code HEAP <bytes per plant>}.
  */
@@ -35,7 +36,7 @@ public final class HeapPerPlant {
     }
 
     private static PlantStore fillStore() {
-        PlantStore store = PlantStore.inMemory();
+        PlantStore store = PlantStores.inMemory();
         for (int i = 0; i < PLANTS; i++) {
             store.create(new NewPlant(1_000_000_000L + i, name(i), tag(i)));
         }

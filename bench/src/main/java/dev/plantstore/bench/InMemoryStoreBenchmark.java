@@ -4,6 +4,7 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,7 +45,7 @@ public class InMemoryStoreBenchmark {
 
     @Setup(Level.Trial)
     public void fill() {
-        store = PlantStore.inMemory();
+        store = PlantStores.inMemory();
         naive = new ConcurrentHashMap<>();
         for (int i = 0; i < HELD; i++) {
             store.create(new NewPlant(i, "Plant-0001", TAGS[i % TAGS.length]));

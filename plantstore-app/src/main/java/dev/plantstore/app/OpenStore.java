@@ -6,6 +6,7 @@ import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.JdbcSchema;
 import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.Webhooks;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.io.IOException;
@@ -72,9 +73,9 @@ final class OpenStore {
                         postgresPool(postgres, secrets, access.poolSize()), HikariDataSource::close);
                 store = jdbc(spec, pool, access, commits, webhooks);
             } else if (webhooks.isPresent()) {
-                store = PlantStore.inMemory(webhooks.get());
+                store = PlantStores.inMemory(webhooks.get());
             } else {
-                store = PlantStore.inMemory();
+                store = PlantStores.inMemory();
             }
             return closing.opened("the store", store, PlantStore::close);
         } catch (RuntimeException e) {
@@ -102,7 +103,7 @@ final class OpenStore {
             requireCurrentSchema(spec, pool);
         }
         var settings = JdbcStoreSettings.defaults().withListener(commits).withMigratesSchema(access.migrate());
-        return PlantStore.jdbc(pool, webhooks.map(settings::withWebhooks).orElse(settings));
+        return PlantStores.jdbc(pool, webhooks.map(settings::withWebhooks).orElse(settings));
     }
 
     /** With {@code --migrate off}, a database behind this release is refused with the command that migrates it. */

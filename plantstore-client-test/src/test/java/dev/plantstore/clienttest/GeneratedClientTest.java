@@ -9,7 +9,7 @@ import dev.plantstore.client.ApiException;
 import dev.plantstore.client.api.PlantsApi;
 import dev.plantstore.client.model.NewPlant;
 import dev.plantstore.client.model.Plant;
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
@@ -29,7 +29,7 @@ class GeneratedClientTest {
     @BeforeEach
     void start() {
         // The client is generated from openapi.yaml at build time; the server need not serve the document.
-        var api = PlantStoreApi.of(PlantStore.inMemory(), TokenVerifier.staticTokens(List.of(TOKEN))).withDocs(false);
+        var api = PlantStoreApi.of(PlantStores.inMemory(), TokenVerifier.staticTokens(List.of(TOKEN))).withDocs(false);
         server = PlantStoreServer.start(api, "127.0.0.1", 0);
         var client = new ApiClient();
         client.updateBaseUri("http://127.0.0.1:" + server.port());

@@ -1,7 +1,7 @@
 package dev.plantstore.core;
 
 /**
- * Told of each group commit of a {@link PlantStore#jdbc(javax.sql.DataSource, JdbcStoreSettings) JDBC store} that
+ * Told of each group commit of a {@link PlantStores#jdbc(javax.sql.DataSource, JdbcStoreSettings) JDBC store} that
  * has it in its settings ({@link JdbcStoreSettings#withListener}): how many creates and deletes shared the
  * transaction and how long it took, for metrics. Called on the store's writer thread once the callers have their
  * answers, so it must be quick; what it throws is logged and fails no write.

@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How {@link PlantStore#jdbc(javax.sql.DataSource, JdbcStoreSettings)} runs its store:
+ * How {@link PlantStores#jdbc(javax.sql.DataSource, JdbcStoreSettings)} runs its store:
  *
  * <ul>
  *   <li>{@code timeout}: an operation that cannot finish within it throws {@link StoreUnavailableException};
@@ -17,7 +17,7 @@ import java.util.Optional;
  * </ul>
  *
  * <pre>{@code
- * PlantStore store = PlantStore.jdbc(pool, JdbcStoreSettings.defaults().withWebhooks(webhooks));
+ * PlantStore store = PlantStores.jdbc(pool, JdbcStoreSettings.defaults().withWebhooks(webhooks));
  * }</pre>
  */
 public record JdbcStoreSettings(Duration timeout, CommitListener listener, Optional<Webhooks> webhooks,

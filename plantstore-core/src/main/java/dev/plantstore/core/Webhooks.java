@@ -14,8 +14,8 @@ import java.util.Objects;
 /**
  * Where a store sends its plant events and how it signs them, following
  * <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>. Give it to
- * {@link PlantStore#inMemory(Webhooks)} or, with {@link JdbcStoreSettings#withWebhooks}, to
- * {@link PlantStore#jdbc(javax.sql.DataSource, JdbcStoreSettings)}; a store without it records no events. The events
+ * {@link PlantStores#inMemory(Webhooks)} or, with {@link JdbcStoreSettings#withWebhooks}, to
+ * {@link PlantStores#jdbc(javax.sql.DataSource, JdbcStoreSettings)}; a store without it records no events. The events
  * are sent by the module {@code dev.plantstore:plantstore-webhooks}, which must be on the class path beside the core.
  *
  * <pre>{@code

@@ -28,7 +28,7 @@ class CommitListenerTest {
         var commits = new ConcurrentLinkedQueue<Commit>();
         int clients = 8;
         int writesPerClient = 50;
-        try (PlantStore store = PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")),
+        try (PlantStore store = PlantStores.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")),
                 JdbcStoreSettings.defaults().withListener((writes, nanos) -> commits.add(new Commit(writes, nanos))))) {
             ExecutorService pool = Executors.newFixedThreadPool(clients);
             try {
@@ -59,7 +59,7 @@ class CommitListenerTest {
         CommitListener broken = (writes, nanos) -> {
             throw new IllegalStateException("a broken metrics registry");
         };
-        try (PlantStore store = PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")),
+        try (PlantStore store = PlantStores.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")),
                 JdbcStoreSettings.defaults().withListener(broken))) {
             assertEquals(new CreateResult.Created(new Plant("Fern", null)), store.create(new NewPlant(1, "Fern")));
             assertTrue(store.isAvailable());

@@ -53,8 +53,8 @@ class PostgresContentionTest {
         var operations = new AtomicLong();
         try (HikariDataSource firstPool = Databases.pooled(postgres);
              HikariDataSource secondPool = Databases.pooled(postgres);
-             PlantStore first = PlantStore.jdbc(firstPool);
-             PlantStore second = PlantStore.jdbc(secondPool)) {
+             PlantStore first = PlantStores.jdbc(firstPool);
+             PlantStore second = PlantStores.jdbc(secondPool)) {
             ExecutorService clients = Executors.newFixedThreadPool(2 * CLIENTS_PER_INSTANCE);
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
             List<Future<?>> running = new ArrayList<>();

@@ -31,7 +31,7 @@ class StoreHealthTest {
     @Test
     void aFullDiskMakesTheStoreUnavailableUntilThereIsRoomAgain() throws Exception {
         var dataSource = DurableSqlite.dataSource(dir.resolve("plants.db"));
-        try (PlantStore store = PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT))) {
+        try (PlantStore store = PlantStores.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT))) {
             store.create(new NewPlant(1, "Fern"));
             dataSource.setMaxPageCount(pageCount(dataSource));
             String longName = "x".repeat(2_000);
@@ -54,7 +54,7 @@ class StoreHealthTest {
     @Test
     void aTableLockHeldPastTheTimeOutMakesTheStoreUnavailableUntilItIsReleased() throws Exception {
         try (TestPostgres postgres = TestPostgres.freshSchema();
-             PlantStore store = PlantStore.jdbc(Databases.postgres(postgres),
+             PlantStore store = PlantStores.jdbc(Databases.postgres(postgres),
                      JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT));
              Connection locker = DriverManager.getConnection(postgres.databaseUrl())) {
             assertTrue(store.isAvailable());
@@ -77,7 +77,7 @@ class StoreHealthTest {
     @Test
     void aDatabaseThatCannotBeReachedMakesTheStoreUnavailable() throws Exception {
         var dataSource = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("plants.db")));
-        try (PlantStore store = PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT))) {
+        try (PlantStore store = PlantStores.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT))) {
             dataSource.failNextWith(new java.sql.SQLException("connection refused"));
             assertFalse(store.isAvailable());
             assertTrue(store.isAvailable());

@@ -53,7 +53,7 @@ class StoreModelFuzzTest {
 
     @FuzzTest
     void inMemoryStoreBehavesAsAMap(FuzzedDataProvider data) {
-        try (PlantStore store = PlantStore.inMemory()) {
+        try (PlantStore store = PlantStores.inMemory()) {
             runAgainstTheModel(data, store);
         }
     }
@@ -61,7 +61,7 @@ class StoreModelFuzzTest {
     @FuzzTest
     void sqliteStoreBehavesAsAMap(FuzzedDataProvider data) throws IOException {
         Path dir = Files.createTempDirectory("plantstore-model");
-        try (PlantStore store = PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")))) {
+        try (PlantStore store = PlantStores.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")))) {
             runAgainstTheModel(data, store);
         } finally {
             try (var files = Files.list(dir)) {

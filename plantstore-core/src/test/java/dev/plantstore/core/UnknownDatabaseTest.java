@@ -29,7 +29,7 @@ class UnknownDatabaseTest {
 
     @Test
     void aDatabaseOtherThanSqliteOrPostgresqlIsRefusedBeforeAnythingIsWritten() throws SQLException {
-        var refused = assertThrows(IllegalArgumentException.class, () -> PlantStore.jdbc(h2));
+        var refused = assertThrows(IllegalArgumentException.class, () -> PlantStores.jdbc(h2));
         assertEquals("the JDBC store supports PostgreSQL and SQLite, not H2", refused.getMessage());
         try (ResultSet tables = keepsTheDatabase.getMetaData().getTables(null, "PUBLIC", "%", null)) {
             assertFalse(tables.next(), () -> "a table was created on the refused database: " + tableName(tables));

@@ -4,7 +4,9 @@ import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
 import io.javalin.config.JavalinConfig;
+import io.javalin.config.JavalinState;
 import io.javalin.http.Context;
+import io.javalin.plugin.Plugin;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
@@ -20,7 +22,7 @@ import java.util.function.Consumer;
  * The Plant Store API, ready to mount onto a Javalin application you own:
  *
  * <pre>{@code
- * var api = PlantStoreApi.of(PlantStore.inMemory(), TokenVerifier.staticTokens(List.of(token)));
+ * var api = PlantStoreApi.of(PlantStores.inMemory(), TokenVerifier.staticTokens(List.of(token)));
  * Javalin.create(config -> {
  *     api.mount(config);
  *     config.routes.get("/", ctx -> ctx.result("my own routes stay mine"));
@@ -64,7 +66,7 @@ import java.util.function.Consumer;
  * The last three are not offered to a mounting application: it has its own error pages, log and life cycle, which
  * the API would otherwise override. Immutable and thread-safe.
  */
-public final class PlantStoreApi {
+public final class PlantStoreApi extends Plugin<Void> {
 
     /** The request body limit unless {@link #withMaxBodyBytes} says otherwise: 64 KiB. */
     public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -402,6 +404,12 @@ public final class PlantStoreApi {
 
     ClientAddresses clientAddresses() {
         return clientAddresses;
+    }
+
+    /** As {@link #mount(JavalinConfig)}, when the application registers the API as its plugin. */
+    @Override
+    public void onInitialize(JavalinState state) {
+        mount(new JavalinConfig(state));
     }
 
     /**

@@ -1,6 +1,7 @@
 package com.example.embedder;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
@@ -35,7 +36,7 @@ public final class LeanEmbedder {
                 .getResource("META-INF/maven/org.webjars/swagger-ui/pom.properties") != null;
         System.out.println("webjar swagger-ui " + (webjar ? "present" : "absent"));
 
-        try (PlantStore store = PlantStore.inMemory()) {
+        try (PlantStore store = PlantStores.inMemory()) {
             PlantStoreApi api = PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(TOKEN)));
             try {
                 Javalin.create(api.withDocs(true)::mount);

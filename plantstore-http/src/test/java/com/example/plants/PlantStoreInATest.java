@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
@@ -19,7 +20,7 @@ class PlantStoreInATest {
 
     private static final String TOKEN = "test-token";
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
     private final PlantStoreServer server = PlantStoreServer.start(
             PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(TOKEN))).withDocs(false), "127.0.0.1", 0);
     private final HttpClient client = HttpClient.newHttpClient();

@@ -1,6 +1,7 @@
 package com.example.plants;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
@@ -13,7 +14,7 @@ public final class RunTheServer {
         String token = args[0];
         int port = Integer.parseInt(args[1]);
         // Closed in reverse order: the server stops first, then the store it was using.
-        try (PlantStore store = PlantStore.inMemory();
+        try (PlantStore store = PlantStores.inMemory();
              PlantStoreServer server = PlantStoreServer.start(
                      PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(token))).withDocs(false),
                      "127.0.0.1", port)) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.Poll;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -87,7 +88,7 @@ class SamplesRunTest {
     @Test
     void theStoreSampleCreatesFindsDeletesAndIsRefusedAnEmptyName() {
         var output = new ByteArrayOutputStream();
-        try (PlantStore store = PlantStore.inMemory()) {
+        try (PlantStore store = PlantStores.inMemory()) {
             UseTheStore.run(store, new PrintStream(output, true, StandardCharsets.UTF_8));
         }
         assertEquals("""

@@ -4,12 +4,13 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.InvalidPlantException;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import java.io.PrintStream;
 
 public final class UseTheStore {
 
     public static void main(String[] args) {
-        try (PlantStore store = PlantStore.inMemory()) {
+        try (PlantStore store = PlantStores.inMemory()) {
             run(store, System.out);
         }
     }

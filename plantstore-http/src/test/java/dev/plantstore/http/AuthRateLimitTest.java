@@ -5,7 +5,7 @@ import static dev.plantstore.http.TestApi.withServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import io.javalin.testtools.HttpClient;
 import io.javalin.testtools.Response;
 import java.net.http.HttpRequest.BodyPublishers;
@@ -21,7 +21,7 @@ class AuthRateLimitTest {
 
     @Test
     void pastTheLimitOfRefusedTokensAnAddressGets429WithRetryAfterEvenWithTheRightToken() {
-        withServer(TestApi.api(PlantStore.inMemory()).withAuthFailureLimit(3), (server, client) -> {
+        withServer(TestApi.api(PlantStores.inMemory()).withAuthFailureLimit(3), (server, client) -> {
             for (int i = 0; i < 3; i++) {
                 assertError(deleteWith(client, "guess" + i), 401);
             }
@@ -36,7 +36,7 @@ class AuthRateLimitTest {
 
     @Test
     void missingTokensDoNotCountOnlyRefusedOnes() {
-        withServer(TestApi.api(PlantStore.inMemory()).withAuthFailureLimit(3), (server, client) -> {
+        withServer(TestApi.api(PlantStores.inMemory()).withAuthFailureLimit(3), (server, client) -> {
             for (int i = 0; i < 10; i++) {
                 assertError(client.request("/plants/1", request -> request.delete(BodyPublishers.noBody())), 401);
             }
@@ -46,7 +46,7 @@ class AuthRateLimitTest {
 
     @Test
     void theDefaultLimitIsThirtyAMinute() {
-        withServer(PlantStore.inMemory(), (server, client) -> {
+        withServer(PlantStores.inMemory(), (server, client) -> {
             for (int i = 0; i < PlantStoreApi.DEFAULT_AUTH_FAILURE_LIMIT; i++) {
                 assertError(deleteWith(client, "guess" + i), 401);
             }
@@ -56,7 +56,7 @@ class AuthRateLimitTest {
 
     @Test
     void zeroTurnsTheLimitOff() {
-        withServer(TestApi.api(PlantStore.inMemory()).withAuthFailureLimit(0), (server, client) -> {
+        withServer(TestApi.api(PlantStores.inMemory()).withAuthFailureLimit(0), (server, client) -> {
             for (int i = 0; i < 100; i++) {
                 assertError(deleteWith(client, "guess" + i), 401);
             }

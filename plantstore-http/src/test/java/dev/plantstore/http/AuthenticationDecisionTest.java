@@ -3,7 +3,7 @@ package dev.plantstore.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.testkit.ErrorResponses;
 import java.util.List;
@@ -23,7 +23,7 @@ class AuthenticationDecisionTest {
 
     private final AtomicInteger verifications = new AtomicInteger();
     private final PlantStoreServer server = PlantStoreServer.start(
-            PlantStoreApi.of(PlantStore.inMemory(), token -> {
+            PlantStoreApi.of(PlantStores.inMemory(), token -> {
                 verifications.incrementAndGet();
                 return TokenVerifier.staticTokens(List.of(TestApi.TOKEN)).verify(token);
             }).withAuthFailureLimit(LIMIT), "127.0.0.1", 0);

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
 import dev.plantstore.testkit.ErrorResponses;
@@ -28,7 +29,7 @@ class AuthenticationTest {
 
     private static final String PLANT = "{\"id\":1,\"name\":\"Fern\"}";
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     private static Response createWithAuthorization(HttpClient client, String authorization) {
         return post(client, BodyPublishers.ofString(PLANT), request -> {

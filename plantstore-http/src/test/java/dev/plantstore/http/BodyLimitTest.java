@@ -7,6 +7,7 @@ import static dev.plantstore.http.TestApi.withServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.ErrorResponses;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest.BodyPublisher;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class BodyLimitTest {
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     /** A valid NewPlant padded with trailing spaces to exactly {@code size} bytes. */
     private static byte[] plantOfSize(int size) {
@@ -61,7 +62,7 @@ class BodyLimitTest {
     @Test
     void bodyOfExactlyTheLimitIsAccepted() {
         assertStatus(TestApi.api(store), BodyPublishers.ofByteArray(plantOfSize(64 * 1024)), 200);
-        assertStatus(TestApi.api(PlantStore.inMemory()), chunked(plantOfSize(64 * 1024)), 200);
+        assertStatus(TestApi.api(PlantStores.inMemory()), chunked(plantOfSize(64 * 1024)), 200);
     }
 
     @Test

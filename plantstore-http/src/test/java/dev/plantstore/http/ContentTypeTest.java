@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.ErrorResponses;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.util.List;
@@ -20,7 +21,7 @@ class ContentTypeTest {
 
     private static final String PLANT = "{\"id\":1,\"name\":\"Fern\"}";
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     @ParameterizedTest(name = "Content-Type: {0}")
     @ValueSource(strings = {"text/plain", "application/xml", "application/x-www-form-urlencoded",

@@ -53,7 +53,7 @@ class ContractCheckTest {
 
     @Test
     void theRealApiPassesTheSameCheck() {
-        TestApi.withServer(dev.plantstore.core.PlantStore.inMemory(), (server, client) ->
+        TestApi.withServer(dev.plantstore.core.PlantStores.inMemory(), (server, client) ->
                 assertEquals(200, TestApi.post(client, BodyPublishers.ofString("{\"id\":1,\"name\":\"Fern\"}"),
                         request -> request.header("Authorization", TestApi.BEARER)
                                 .header("Content-Type", "application/json")).code()));

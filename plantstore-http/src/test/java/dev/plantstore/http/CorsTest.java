@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class CorsTest {
 
     private static final String DOCS_SITE = "https://docs.example.com";
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     private PlantStoreApi allowing(String... origins) {
         return TestApi.api(store).withCorsOrigins(List.of(origins));

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every malformed NewPlant is a 400 whose message names the problem, and nothing is stored. */
 class CreateBodyValidationTest {
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     private void assertRefused(String body, String expectedMessagePart) {
         withServer(store, (server, client) -> {

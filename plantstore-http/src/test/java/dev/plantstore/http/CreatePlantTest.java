@@ -8,12 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class CreatePlantTest {
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     @Test
     void validNewPlantIs200WithExactlyThePlantBody() {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class DeletePlantTest {
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     @Test
     void deleteOfAStoredPlantIs204WithNoBody() {

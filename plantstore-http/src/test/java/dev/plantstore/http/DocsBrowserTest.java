@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.RequiredTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ class DocsBrowserTest {
     @Test
     void aPersonAuthorisesOnTheDocsPageAndCreatesAPlant() throws Exception {
         requireBrowser();
-        PlantStore store = PlantStore.inMemory();
+        PlantStore store = PlantStores.inMemory();
         try (var server = PlantStoreServer.start(TestApi.api(store), "127.0.0.1", 0);
              var browser = WebDriver.start(profile.resolve("chromium"))) {
             browser.open("http://127.0.0.1:" + server.port() + "/docs");
@@ -62,7 +63,7 @@ class DocsBrowserTest {
     @Test
     void theDocsPageRendersFromTheAddressWithATrailingSlashToo() throws Exception {
         requireBrowser();
-        try (var server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0);
+        try (var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0);
              var browser = WebDriver.start(profile.resolve("chromium"))) {
             browser.open(server.uri().resolve("/docs/").toString());
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import io.javalin.Javalin;
 import io.javalin.testtools.JavalinTest;
 import io.javalin.testtools.TestConfig;
@@ -32,7 +33,7 @@ class DocsLibrariesTest {
     /** Javalin's own log capture would swallow what {@link LogCapture} reads. */
     private static final TestConfig NO_LOG_CAPTURE = new TestConfig(false, false, new ContractCheckingHttpClient());
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     @Test
     void byDefaultTheApiIsServedWithoutTheDocumentsWhenSwaggerUiIsMissingAndOneLineSaysWhatToAdd() {

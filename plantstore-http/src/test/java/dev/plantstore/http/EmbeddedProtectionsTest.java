@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.Sockets;
 import io.javalin.Javalin;
 import java.io.IOException;
@@ -30,7 +31,7 @@ class EmbeddedProtectionsTest {
     private static final int MAX_CONNECTIONS = 3;
     private static final int MIN_BODY_RATE = 100;
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
     private final Javalin app = Javalin.create(config -> {
         TestApi.api(store).mount(config,
                 new ClientLimits(IDLE_TIMEOUT, MAX_CONNECTIONS, MIN_BODY_RATE, HEADER_TIMEOUT));

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import io.javalin.Javalin;
 import io.javalin.testtools.HttpClient;
 import io.javalin.testtools.JavalinTest;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /** The API mounted onto an application that owns the rest of its routes and its error handling. */
 class EmbeddingTest {
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     private Javalin hostApp() {
         return hostApp(TestApi.api(store));
@@ -42,6 +43,20 @@ class EmbeddingTest {
             assertEquals("{\"name\":\"Fern\"}", create(client, "{\"id\":1,\"name\":\"Fern\"}").body().string());
             assertEquals(204, delete(client, "1").code());
             assertEquals("no plant with id 1", assertError(delete(client, "1"), 404));
+        });
+    }
+
+    @Test
+    void theApiRegisteredAsAPluginInOneLineServesCreateAndDeleteBesideTheHostsRoutes() {
+        Javalin app = Javalin.create(config -> {
+            config.registerPlugin(TestApi.api(store));
+            config.routes.get("/", ctx -> ctx.result("host home"));
+        });
+        JavalinTest.test(app, (server, client) -> {
+            assertEquals("{\"name\":\"Fern\"}", create(client, "{\"id\":1,\"name\":\"Fern\"}").body().string());
+            assertEquals(204, delete(client, "1").code());
+            assertEquals("host home", client.get("/").body().string());
+            assertEquals(401, client.delete("/plants/1").code());
         });
     }
 

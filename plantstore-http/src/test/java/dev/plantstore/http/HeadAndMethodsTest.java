@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import io.javalin.testtools.Response;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -17,7 +18,7 @@ class HeadAndMethodsTest {
 
     private static final List<String> OTHER_METHODS = List.of("POST", "PUT", "PATCH", "DELETE", "OPTIONS");
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     private static String header(Response response, String name) {
         List<String> values = response.headers().get(name);

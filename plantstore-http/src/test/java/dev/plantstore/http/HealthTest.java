@@ -6,7 +6,7 @@ import static dev.plantstore.http.TestApi.send;
 import static dev.plantstore.http.TestApi.withServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.PlantRequests;
 import io.javalin.testtools.Response;
 import java.net.URI;
@@ -41,7 +41,7 @@ class HealthTest {
 
     @Test
     void metricsAreNeverServedOnTheApiPort() {
-        withServer(PlantStore.inMemory(), (server, client) -> {
+        withServer(PlantStores.inMemory(), (server, client) -> {
             TestApi.assertError(client.get("/metrics"), 404);
             TestApi.assertError(send(client, "GET", "/metrics", "Authorization", BEARER), 404);
         });
@@ -49,7 +49,7 @@ class HealthTest {
 
     @Test
     void drainingTurnsReadinessDownAndKeepsServing() throws Exception {
-        try (var server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0)) {
+        try (var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0)) {
             var http = HttpClient.newHttpClient();
             assertEquals(200, get(http, server, "/health/ready").statusCode());
             assertEquals(true, server.isReady());

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +19,7 @@ class LoggingTest {
 
     @Test
     void oneAccessLinePerRequestWithMethodPathStatusAndDuration() {
-        String log = LogCapture.during(() -> withServer(PlantStore.inMemory(), (server, client) -> {
+        String log = LogCapture.during(() -> withServer(PlantStores.inMemory(), (server, client) -> {
             create(client, "{\"id\":1,\"name\":\"Fern\"}");
             delete(client, "1");
             client.get("/health");
@@ -32,7 +32,7 @@ class LoggingTest {
 
     @Test
     void theTokenIsNeverLoggedWhetherAcceptedRefusedOrFailing() {
-        String log = LogCapture.during(() -> withServer(PlantStore.inMemory(), (server, client) -> {
+        String log = LogCapture.during(() -> withServer(PlantStores.inMemory(), (server, client) -> {
             create(client, "{\"id\":1,\"name\":\"Fern\"}");
             client.request("/plants/1", request -> request.delete(java.net.http.HttpRequest.BodyPublishers.noBody())
                     .header("Authorization", "Bearer " + TOKEN + "-wrong"));

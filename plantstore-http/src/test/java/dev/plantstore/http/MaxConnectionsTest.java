@@ -3,7 +3,7 @@ package dev.plantstore.http;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -20,7 +20,7 @@ class MaxConnectionsTest {
     @Test
     void atTheCapANewConnectionWaitsUntilAnotherCloses() throws Exception {
         List<Socket> open = new ArrayList<>();
-        try (var server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0,
+        try (var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0,
                 ClientLimits.defaults().withMaxConnections(CAP))) {
             for (int i = 0; i < CAP; i++) {
                 open.add(new Socket("127.0.0.1", server.port()));

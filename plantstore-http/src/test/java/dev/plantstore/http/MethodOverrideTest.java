@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.ErrorResponses;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -16,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class MethodOverrideTest {
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
     private final PlantStoreServer server = PlantStoreServer.start(TestApi.api(store), "127.0.0.1", 0);
 
     @AfterEach

@@ -2,7 +2,7 @@ package dev.plantstore.http;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.Sockets;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -35,7 +35,7 @@ class MetricLabelsTest {
     @Test
     void thousandsOfMadeUpMethodsPathsAndOverridesLeaveTheSeriesBounded() throws IOException {
         var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (var server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()).withMetrics(registry),
+        try (var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()).withMetrics(registry),
                 "127.0.0.1", 0)) {
             var requests = new StringBuilder();
             for (int i = 0; i < MADE_UP; i++) {

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.ErrorResponses;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -29,7 +29,7 @@ class MetricsTest {
     @Test
     void requestsAreCountedAndTimedByMethodRouteTemplateAndStatus() {
         var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        withServer(TestApi.api(PlantStore.inMemory()).withMetrics(registry), (server, client) -> {
+        withServer(TestApi.api(PlantStores.inMemory()).withMetrics(registry), (server, client) -> {
             create(client, "{\"id\":1,\"name\":\"Fern\"}");
             create(client, "{\"id\":2,\"name\":\"Fern\"}");
             delete(client, "1");
@@ -55,7 +55,7 @@ class MetricsTest {
     @Test
     void refusedRequestsAreCountedByReason() throws Exception {
         var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        withServer(TestApi.api(PlantStore.inMemory()).withMetrics(registry).withMaxBodyBytes(16)
+        withServer(TestApi.api(PlantStores.inMemory()).withMetrics(registry).withMaxBodyBytes(16)
                 .withAuthFailureLimit(1), (server, client) -> {
             create(client, "{broken");
             TestApi.post(client, BodyPublishers.ofString("{}"), request -> request.header("Authorization", BEARER)
@@ -79,7 +79,7 @@ class MetricsTest {
     @Test
     void storeOperationsAreTimedByOutcome() {
         var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        withServer(TestApi.api(PlantStore.inMemory()).withMetrics(registry), (server, client) -> {
+        withServer(TestApi.api(PlantStores.inMemory()).withMetrics(registry), (server, client) -> {
             create(client, "{\"id\":1,\"name\":\"Fern\"}");
             create(client, "{\"id\":1,\"name\":\"Fern\"}");
             create(client, "{\"id\":1,\"name\":\"Moss\"}");
@@ -98,7 +98,7 @@ class MetricsTest {
     @Test
     void jettyConnectionsAndThreadPoolAreMeasured() {
         var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        withServer(TestApi.api(PlantStore.inMemory()).withMetrics(registry), (server, client) -> {
+        withServer(TestApi.api(PlantStores.inMemory()).withMetrics(registry), (server, client) -> {
             client.get("/health");
             String scrape = registry.scrape();
             assertTrue(value(scrape, "jetty_threads_current") > 0, scrape);
@@ -109,7 +109,8 @@ class MetricsTest {
     @Test
     void withoutARegistryNothingIsRecorded() {
         var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        withServer(TestApi.api(PlantStore.inMemory()), (server, client) -> create(client, "{\"id\":1,\"name\":\"F\"}"));
+        withServer(TestApi.api(PlantStores.inMemory()),
+                (server, client) -> create(client, "{\"id\":1,\"name\":\"F\"}"));
         assertEquals("", registry.scrape().strip());
     }
 }

@@ -3,7 +3,7 @@ package dev.plantstore.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.ErrorResponses;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -20,7 +20,7 @@ class ProtocolErrorTest {
 
     @BeforeAll
     static void start() {
-        server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0);
+        server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0);
     }
 
     @AfterAll

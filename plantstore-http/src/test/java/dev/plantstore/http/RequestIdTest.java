@@ -13,6 +13,7 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import io.javalin.testtools.Response;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +36,7 @@ class RequestIdTest {
 
     @Test
     void aRequestWithoutAnIdGetsAGeneratedOneEachTime() {
-        withServer(PlantStore.inMemory(), (server, client) -> {
+        withServer(PlantStores.inMemory(), (server, client) -> {
             String first = idOf(client.get("/health"));
             String second = idOf(client.get("/health"));
             assertTrue(GENERATED.matcher(first).matches(), first);
@@ -46,7 +47,7 @@ class RequestIdTest {
     @Test
     void aSaneIdFromTheClientIsSentBack() {
         String longest = "a".repeat(RequestIds.MAX_LENGTH);
-        withServer(PlantStore.inMemory(), (server, client) -> {
+        withServer(PlantStores.inMemory(), (server, client) -> {
             assertEquals("req-42/a.b_c~d:e+f=", idOf(send(client, "GET", "/health", "X-Request-Id",
                     "req-42/a.b_c~d:e+f=")));
             String uuid = "9f0c6a8e-3b1d-4c2e-8f7a-1d2e3f4a5b6c";
@@ -57,7 +58,7 @@ class RequestIdTest {
 
     @Test
     void anInsaneIdIsReplaced() {
-        withServer(PlantStore.inMemory(), (server, client) -> {
+        withServer(PlantStores.inMemory(), (server, client) -> {
             for (String insane : new String[] {"a".repeat(RequestIds.MAX_LENGTH + 1), "two words", "tab\there",
                     "a] forged [b", "quote\"d", "back\\slash", "{json}", "semi;colon", "<tag>", "per%25cent"}) {
                 String id = idOf(send(client, "GET", "/health", "X-Request-Id", insane));
@@ -68,7 +69,7 @@ class RequestIdTest {
 
     @Test
     void errorResponsesCarryTheIdToo() {
-        withServer(PlantStore.inMemory(), (server, client) -> {
+        withServer(PlantStores.inMemory(), (server, client) -> {
             assertEquals("no-token", idOf(send(client, "DELETE", "/plants/1", "X-Request-Id", "no-token")));
             assertEquals("nowhere", idOf(send(client, "GET", "/nowhere", "X-Request-Id", "nowhere")));
             assertEquals("wrong-method", idOf(send(client, "GET", "/plants", "X-Request-Id", "wrong-method",
@@ -103,7 +104,7 @@ class RequestIdTest {
     }
 
     private static String rawExchange(String request) throws IOException {
-        try (var server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0);
+        try (var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0);
              var socket = new Socket("127.0.0.1", server.port())) {
             socket.setSoTimeout(5_000);
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));

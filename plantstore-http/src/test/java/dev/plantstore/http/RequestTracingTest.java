@@ -14,6 +14,7 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.TraceContext;
 import dev.plantstore.testkit.Poll;
 import io.opentelemetry.api.common.AttributeKey;
@@ -65,7 +66,7 @@ class RequestTracingTest {
 
     /** A store in memory that notes the trace each write was given. */
     private PlantStore notingTraces() {
-        PlantStore memory = PlantStore.inMemory();
+        PlantStore memory = PlantStores.inMemory();
         return new PlantStore() {
             @Override
             public CreateResult create(NewPlant plant) {
@@ -144,7 +145,7 @@ class RequestTracingTest {
 
     @Test
     void eachOutcomeIsOnTheSpans() throws Exception {
-        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing), (server, client) -> {
+        withServer(TestApi.api(PlantStores.inMemory()).withTracing(tracing), (server, client) -> {
             create(client, "{\"id\":1,\"name\":\"Fern\"}");
             create(client, "{\"id\":1,\"name\":\"Fern\"}");
             create(client, "{\"id\":1,\"name\":\"Moss\"}");
@@ -164,7 +165,7 @@ class RequestTracingTest {
 
     @Test
     void aMalformedTraceparentStartsANewTraceAndIsNoError() throws Exception {
-        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing), (server, client) ->
+        withServer(TestApi.api(PlantStores.inMemory()).withTracing(tracing), (server, client) ->
                 create(client, "{\"id\":1,\"name\":\"Fern\"}", "traceparent", "00-zz-" + CALLER_SPAN_ID + "-01"));
         SpanData request = spansByName(2).get("POST /plants");
         assertFalse(request.getParentSpanContext().isValid());
@@ -187,7 +188,7 @@ class RequestTracingTest {
 
     @Test
     void theSpanNamesTheCallerAndNeverHoldsTheToken() throws Exception {
-        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing),
+        withServer(TestApi.api(PlantStores.inMemory()).withTracing(tracing),
                 (server, client) -> create(client, "{\"id\":1,\"name\":\"Fern\"}"));
         SpanData request = spansByName(2).get("POST /plants");
         assertTrue(request.getAttributes().get(AttributeKey.stringKey("enduser.id")) != null, request.toString());
@@ -198,7 +199,7 @@ class RequestTracingTest {
 
     @Test
     void aRefusedRequestIsASpanTooWithItsStatus() throws Exception {
-        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing), (server, client) -> {
+        withServer(TestApi.api(PlantStores.inMemory()).withTracing(tracing), (server, client) -> {
             client.request("/plants/1", request -> request.delete(BodyPublishers.noBody())
                     .header("Authorization", "Bearer wrong"));
             // The span ends once the server has finished the exchange, which may be just after the client has read

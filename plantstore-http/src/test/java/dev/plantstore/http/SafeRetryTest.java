@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import io.javalin.testtools.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,7 @@ class SafeRetryTest {
 
     private static final int CLIENTS = 16;
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     @Test
     void aRetriedCreateOfTheStoredPlantIs200WithThePlant() {

@@ -6,7 +6,7 @@ import static dev.plantstore.http.TestApi.withServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import io.javalin.testtools.Response;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +23,7 @@ class SecurityHeadersTest {
 
     @Test
     void apiResponsesOfEveryKindCarryNoStoreAndNosniff() {
-        withServer(PlantStore.inMemory(), (server, client) -> {
+        withServer(PlantStores.inMemory(), (server, client) -> {
             assertHardened(create(client, "{\"id\":1,\"name\":\"Fern\"}"), "200");
             assertHardened(create(client, "{\"id\":1,\"name\":\"Moss\"}"), "409");
             assertHardened(create(client, "{"), "400");
@@ -38,7 +38,7 @@ class SecurityHeadersTest {
 
     @Test
     void jettysOwnErrorsCarryThemToo() throws Exception {
-        try (var server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0);
+        try (var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0);
              var socket = new Socket("127.0.0.1", server.port())) {
             socket.getOutputStream().write("GARBAGE\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             socket.shutdownOutput();

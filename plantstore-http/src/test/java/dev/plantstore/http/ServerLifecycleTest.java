@@ -11,6 +11,7 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
 import java.io.DataInputStream;
@@ -67,7 +68,7 @@ class ServerLifecycleTest {
 
     @Test
     void portZeroBindsAFreePortAndReportsIt() throws Exception {
-        try (var server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0)) {
+        try (var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0)) {
             assertTrue(server.port() > 0);
             assertEquals("127.0.0.1", server.host());
             assertEquals(URI.create("http://127.0.0.1:" + server.port() + "/"), server.uri());
@@ -77,7 +78,7 @@ class ServerLifecycleTest {
 
     @Test
     void uriOfAServerOnEveryInterfaceIsTheLoopbackAddress() throws Exception {
-        try (var server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "0.0.0.0", 0)) {
+        try (var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "0.0.0.0", 0)) {
             assertEquals(URI.create("http://127.0.0.1:" + server.port() + "/"), server.uri());
             assertEquals(200, healthStatus(server.uri()));
         }
@@ -85,7 +86,7 @@ class ServerLifecycleTest {
 
     @Test
     void closeStopsListening() throws Exception {
-        var server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0);
+        var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0);
         URI uri = server.uri();
         server.close();
         assertThrows(ConnectException.class, () -> healthStatus(uri));
@@ -95,10 +96,10 @@ class ServerLifecycleTest {
     void closeIsFastWhileAKeepAliveConnectionIsIdle() throws Exception {
         // The first stop in a JVM loads the classes of the stop path (150 ms on a busy machine); this is not what the
         // bound is about, so one server that saw the same traffic is started and stopped first.
-        try (var warmUp = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0)) {
+        try (var warmUp = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0)) {
             assertEquals(200, healthStatus(HttpClient.newHttpClient(), warmUp.uri()));
         }
-        var server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0);
+        var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0);
         // java.net.http.HttpClient keeps the connection open after the answer, as most clients do.
         assertEquals(200, healthStatus(HttpClient.newHttpClient(), server.uri()));
 
@@ -149,7 +150,7 @@ class ServerLifecycleTest {
 
     @Test
     void closeLetsARequestWhoseBodyIsStillArrivingFinish() throws Exception {
-        var store = PlantStore.inMemory();
+        var store = PlantStores.inMemory();
         var server = PlantStoreServer.start(TestApi.api(store), "127.0.0.1", 0);
         String body = "{\"id\":42,\"name\":\"Slow Fern\"}";
         try (var socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
@@ -204,7 +205,7 @@ class ServerLifecycleTest {
     void anAddressInUseIsAnUncheckedIOExceptionCausedByTheBindFailure() throws Exception {
         try (var taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             var failure = assertThrows(UncheckedIOException.class,
-                    () -> PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1",
+                    () -> PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1",
                             taken.getLocalPort()));
             assertInstanceOf(BindException.class, failure.getCause().getCause());
             assertTrue(failure.getMessage().contains("127.0.0.1:" + taken.getLocalPort()), failure.getMessage());
@@ -214,12 +215,12 @@ class ServerLifecycleTest {
     @Test
     void portOutOfRangeIsRefused() {
         assertThrows(IllegalArgumentException.class,
-                () -> PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 65_536));
+                () -> PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 65_536));
     }
 
     /** In memory; a create waits for {@link #release}, and {@link #close()} is recorded. */
     private static final class HeldStore implements PlantStore {
-        private final PlantStore plants = PlantStore.inMemory();
+        private final PlantStore plants = PlantStores.inMemory();
         private final CountDownLatch createEntered = new CountDownLatch(1);
         private final CountDownLatch release = new CountDownLatch(1);
         private volatile boolean closed;

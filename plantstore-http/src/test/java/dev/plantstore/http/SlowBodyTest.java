@@ -2,7 +2,7 @@ package dev.plantstore.http;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -26,7 +26,7 @@ class SlowBodyTest {
 
     @BeforeAll
     static void start() {
-        server = PlantStoreServer.start(TestApi.api(PlantStore.inMemory()), "127.0.0.1", 0,
+        server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0,
                 ClientLimits.defaults().withMinBodyBytesPerSecond(MIN_RATE));
     }
 

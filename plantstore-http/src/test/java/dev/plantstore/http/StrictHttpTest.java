@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.ErrorResponses;
 import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
@@ -25,7 +26,7 @@ class StrictHttpTest {
 
     private static final Duration HEADER_TIMEOUT = Duration.ofSeconds(2);
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
     private final PlantStoreServer server = PlantStoreServer.start(TestApi.api(store), "127.0.0.1", 0,
             ClientLimits.defaults().withHeaderTimeout(HEADER_TIMEOUT));
 

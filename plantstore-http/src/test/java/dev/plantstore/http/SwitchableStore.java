@@ -4,13 +4,14 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.StoreUnavailableException;
 import java.util.Optional;
 
 /** In memory, with a switch that makes it behave as an unreachable database does: unavailable, every call refused. */
 final class SwitchableStore implements PlantStore {
 
-    private final PlantStore plants = PlantStore.inMemory();
+    private final PlantStore plants = PlantStores.inMemory();
     private volatile boolean down;
 
     void setDown(boolean down) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
 import io.javalin.Javalin;
@@ -43,7 +44,7 @@ class TokenScopesTest {
         default -> Verification.invalid(Verification.Reason.UNKNOWN_TOKEN);
     };
 
-    private final PlantStore store = PlantStore.inMemory();
+    private final PlantStore store = PlantStores.inMemory();
 
     private PlantStoreApi api() {
         return PlantStoreApi.of(store, VERIFIER);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ class TrustedProxiesTest {
     private static final int LIMIT = 2;
 
     private static PlantStoreServer start() {
-        return PlantStoreServer.start(TestApi.api(PlantStore.inMemory()).withAuthFailureLimit(LIMIT)
+        return PlantStoreServer.start(TestApi.api(PlantStores.inMemory()).withAuthFailureLimit(LIMIT)
                 .withTrustedProxies(List.of(PROXY + "/32")), PROXY, 0);
     }
 
@@ -113,7 +113,7 @@ class TrustedProxiesTest {
     @ValueSource(strings = {"proxy.example", "10.0.0.0/33", "::1/129", "10.0.0", "10.0.0.256", "10.0.0.0/", "",
             "[::1]", "10.0.0.1:80"})
     void aTrustedProxyIsAnAddressOrACidrBlock(String given) {
-        var api = TestApi.api(PlantStore.inMemory());
+        var api = TestApi.api(PlantStores.inMemory());
         var refused = assertThrows(IllegalArgumentException.class, () -> api.withTrustedProxies(List.of(given)));
         assertEquals("a trusted proxy is an IP address or a CIDR block such as 10.0.0.0/8 or 2001:db8::/32, got '"
                 + given + "'", refused.getMessage());

@@ -13,6 +13,7 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.TokenVerifier;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -72,14 +73,14 @@ class UnexpectedFailureTest {
         TokenVerifier broken = token -> {
             throw new IllegalStateException(DETAIL);
         };
-        var log = LogCapture.during(() -> withServer(PlantStoreApi.of(PlantStore.inMemory(), broken),
+        var log = LogCapture.during(() -> withServer(PlantStoreApi.of(PlantStores.inMemory(), broken),
                 (server, client) -> LogCapture.keep(delete(client, "1"))));
         assertGeneric500WithReferenceInTheLog(LogCapture.kept(), log);
     }
 
     @Test
     void clientErrorsLogNoStackTrace() {
-        var log = LogCapture.during(() -> withServer(PlantStore.inMemory(), (server, client) -> {
+        var log = LogCapture.during(() -> withServer(PlantStores.inMemory(), (server, client) -> {
             assertError(create(client, "{not json"), 400);
             assertError(delete(client, "x"), 400);
             assertError(delete(client, "1"), 404);

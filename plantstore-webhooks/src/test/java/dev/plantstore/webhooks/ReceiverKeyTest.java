@@ -7,6 +7,7 @@ import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.Webhooks;
 import dev.plantstore.core.jdbc.JdbcPlantStore;
@@ -97,7 +98,7 @@ class ReceiverKeyTest {
     }
 
     private static PlantStore open(Path file, URI receiver, WebhookListener listener) {
-        return PlantStore.jdbc(DurableSqlite.dataSource(file), JdbcStoreSettings.defaults()
+        return PlantStores.jdbc(DurableSqlite.dataSource(file), JdbcStoreSettings.defaults()
                 .withWebhooks(Webhooks.to(List.of(receiver), SECRET).withListener(listener)));
     }
 

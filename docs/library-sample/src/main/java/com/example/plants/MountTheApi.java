@@ -1,6 +1,7 @@
 package com.example.plants;
 
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
@@ -33,7 +34,7 @@ public final class MountTheApi {
         Optional<String> configured = Optional.ofNullable(System.getenv("PLANTS_TOKEN"));
         String token = configured.orElseGet(MountTheApi::newToken);
         int port = Integer.parseInt(Optional.ofNullable(System.getenv("PLANTS_PORT")).orElse("7070"));
-        PlantStore store = PlantStore.inMemory();
+        PlantStore store = PlantStores.inMemory();
         Javalin app = createApp(store, token).start("127.0.0.1", port);
         // The application owns the store: it closes it after the server has stopped.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

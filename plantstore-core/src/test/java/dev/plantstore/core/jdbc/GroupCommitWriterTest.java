@@ -12,6 +12,7 @@ import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class GroupCommitWriterTest {
     @Test
     void anErrorFailsOnlyItsBatchAndTheWriterGoesOn() {
         var dataSource = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("plants.db")));
-        try (PlantStore store = PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT))) {
+        try (PlantStore store = PlantStores.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT))) {
             var injected = new LinkageError("injected into the writer");
             dataSource.failNextWith(injected);
             var failed = assertThrows(StoreUnavailableException.class, () -> store.create(new NewPlant(1, "Fern")));
@@ -48,7 +49,7 @@ class GroupCommitWriterTest {
     @Test
     void interruptingTheWriterFailsEveryQueuedWriteAtOnceAndTheStoreReportsItself() throws Exception {
         var dataSource = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("plants.db")));
-        try (PlantStore store = PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT))) {
+        try (PlantStore store = PlantStores.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT))) {
             List<CompletableFuture<CreateResult>> queued = StuckWriter.queueBehindAStuckBatch(store, dataSource, 3);
             writerThread().interrupt();
             for (CompletableFuture<CreateResult> write : queued) {
@@ -63,7 +64,7 @@ class GroupCommitWriterTest {
     @Test
     void closeFailsEveryQueuedWriteAtOnce() throws Exception {
         var dataSource = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("plants.db")));
-        PlantStore store = PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT));
+        PlantStore store = PlantStores.jdbc(dataSource, JdbcStoreSettings.defaults().withTimeout(STORE_TIMEOUT));
         List<CompletableFuture<CreateResult>> queued = StuckWriter.queueBehindAStuckBatch(store, dataSource, 3);
         var closing = CompletableFuture.runAsync(store::close);
         for (CompletableFuture<CreateResult> write : queued) {

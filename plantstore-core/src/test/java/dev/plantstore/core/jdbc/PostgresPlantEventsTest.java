@@ -10,7 +10,7 @@ import dev.plantstore.core.Databases;
 import dev.plantstore.core.FaultyDataSource;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantEventsContract;
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.testkit.TestPostgres;
@@ -110,7 +110,7 @@ class PostgresPlantEventsTest extends PlantEventsContract {
     @Test
     void aStoreWithoutWebhooksRecordsNoEvent() throws Exception {
         DataSource dataSource = Databases.postgres(postgres);
-        try (var store = PlantStore.jdbc(dataSource)) {
+        try (var store = PlantStores.jdbc(dataSource)) {
             store.create(new NewPlant(1, "Monstera"));
             store.delete(1);
         }

@@ -14,6 +14,7 @@ import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStoreContract;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.testkit.TestPostgres;
 import java.sql.Connection;
@@ -34,7 +35,7 @@ class PostgresPlantStoreTest extends PlantStoreContract {
     protected PlantStore newStore() {
         postgres = TestPostgres.freshSchema();
         pool = Databases.pooled(postgres);
-        return PlantStore.jdbc(pool);
+        return PlantStores.jdbc(pool);
     }
 
     @Override
@@ -56,7 +57,7 @@ class PostgresPlantStoreTest extends PlantStoreContract {
     void aBatchIsOneRoundTripWhateverItsSize() throws Exception {
         var counting = new CountingDataSource();
         var gate = new FaultyDataSource(counting.wrap(Databases.postgres(postgres)));
-        try (var batched = PlantStore.jdbc(gate)) {
+        try (var batched = PlantStores.jdbc(gate)) {
             List<CompletableFuture<CreateResult>> queued = StuckWriter.queueBehindAStuckBatch(batched, gate, 50);
             int before = counting.roundTrips();
             gate.open();
@@ -71,7 +72,7 @@ class PostgresPlantStoreTest extends PlantStoreContract {
     /** A read waits on the database no longer than a write does: a table locked elsewhere is a 503, not a hang. */
     @Test
     void aReadGivesUpAfterTheStoresTimeOut() throws Exception {
-        try (var store = PlantStore.jdbc(Databases.postgres(postgres),
+        try (var store = PlantStores.jdbc(Databases.postgres(postgres),
                 JdbcStoreSettings.defaults().withTimeout(Duration.ofSeconds(1)));
              Connection locker = Databases.postgres(postgres).getConnection();
              Statement lock = locker.createStatement()) {
@@ -94,7 +95,7 @@ class PostgresPlantStoreTest extends PlantStoreContract {
     @Test
     void aConnectionToAServerThatNoLongerTakesWritesIsDroppedAndTheWriteCommitsOnTheNext() throws Exception {
         try (var pool = new PoolAfterASwitchover(Databases.postgres(postgres));
-             var store = PlantStore.jdbc(pool.dataSource())) {
+             var store = PlantStores.jdbc(pool.dataSource())) {
             assertTrue(store.create(new NewPlant(1, "before")) instanceof CreateResult.Created);
             pool.switchOver(3);
             assertEquals(3, pool.openToTheOldPrimary());
@@ -111,14 +112,14 @@ class PostgresPlantStoreTest extends PlantStoreContract {
     @Test
     void writesOfOneIdInOneBatchKeepTheirOrder() throws Exception {
         var gate = new FaultyDataSource(Databases.postgres(postgres));
-        try (var batched = PlantStore.jdbc(gate)) {
+        try (var batched = PlantStores.jdbc(gate)) {
             StuckWriter.assertWritesOfOneIdInOneBatchKeepTheirOrder(batched, gate);
         }
     }
 
     @Test
     void twoStoresOnOneDatabaseSeeEachOthersWrites() {
-        try (var other = PlantStore.jdbc(Databases.postgres(postgres))) {
+        try (var other = PlantStores.jdbc(Databases.postgres(postgres))) {
             store.create(new NewPlant(1, "Fern"));
             assertEquals(new CreateResult.Duplicate(1), other.create(new NewPlant(1, "Moss")));
             assertEquals(true, other.delete(1));

@@ -10,7 +10,7 @@ import dev.plantstore.core.JdbcSchema;
 import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.TestPostgres;
@@ -76,7 +76,7 @@ class PostgresSchemaMigrationTest {
                 Version1Databases.events(dataSource));
         assertEquals(Version1Databases.everyVersion(), Version1Databases.recordedVersions(dataSource));
         Version1Databases.assertNoCredentialsInAnyTable(dataSource, Dialect.POSTGRESQL);
-        try (var store = PlantStore.jdbc(dataSource)) {
+        try (var store = PlantStores.jdbc(dataSource)) {
             for (var plant : plants) {
                 assertEquals(Optional.of(new Plant(plant.name(), plant.tag())), store.find(plant.id()));
             }
@@ -88,7 +88,7 @@ class PostgresSchemaMigrationTest {
     @Test
     void aStoreThatMayNotMigrateRefusesAVersion1Schema() throws Exception {
         var e = assertThrows(StoreUnavailableException.class,
-                () -> PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withMigratesSchema(false)));
+                () -> PlantStores.jdbc(dataSource, JdbcStoreSettings.defaults().withMigratesSchema(false)));
         assertTrue(e.getMessage().contains("schema version 1, older than this release's " + Schema.VERSION),
                 e.getMessage());
         assertEquals(List.of(1), Version1Databases.recordedVersions(dataSource));

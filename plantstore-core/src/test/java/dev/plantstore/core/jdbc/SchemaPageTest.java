@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.NewPlant;
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +28,7 @@ class SchemaPageTest {
     @Test
     void theReferencePageNamesEveryTableTheStoreCreatesEvenWithoutWebhooks() throws Exception {
         DataSource dataSource = DurableSqlite.dataSource(dir.resolve("plants.db"));
-        try (var store = PlantStore.jdbc(dataSource)) {
+        try (var store = PlantStores.jdbc(dataSource)) {
             store.create(new NewPlant(1, "Monstera"));
         }
         List<String> tables = new ArrayList<>();

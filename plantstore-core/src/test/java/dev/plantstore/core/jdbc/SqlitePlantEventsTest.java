@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantEventsContract;
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.nio.file.Path;
@@ -63,7 +63,7 @@ class SqlitePlantEventsTest extends PlantEventsContract {
     @Test
     void aStoreWithoutWebhooksRecordsNoEvent() throws Exception {
         DataSource dataSource = DurableSqlite.dataSource(dir.resolve("plants.db"));
-        try (var store = PlantStore.jdbc(dataSource)) {
+        try (var store = PlantStores.jdbc(dataSource)) {
             store.create(new NewPlant(1, "Monstera"));
             store.delete(1);
         }

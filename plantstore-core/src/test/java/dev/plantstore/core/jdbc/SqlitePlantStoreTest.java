@@ -9,6 +9,7 @@ import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStoreContract;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.nio.file.Path;
@@ -26,7 +27,7 @@ class SqlitePlantStoreTest extends PlantStoreContract {
 
     @Override
     protected PlantStore newStore() {
-        return PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")));
+        return PlantStores.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")));
     }
 
     @Override
@@ -40,7 +41,7 @@ class SqlitePlantStoreTest extends PlantStoreContract {
         store.create(new NewPlant(2, "Moss"));
         store.delete(2);
         store.close();
-        try (var reopened = PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")))) {
+        try (var reopened = PlantStores.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db")))) {
             assertEquals(Optional.of(new Plant("Fern", "pteridophyte")), reopened.find(1));
             assertEquals(Optional.empty(), reopened.find(2));
         }
@@ -49,7 +50,7 @@ class SqlitePlantStoreTest extends PlantStoreContract {
     @Test
     void writesOfOneIdInOneBatchKeepTheirOrder() throws Exception {
         var gate = new FaultyDataSource(DurableSqlite.dataSource(dir.resolve("batched.db")));
-        try (var batched = PlantStore.jdbc(gate)) {
+        try (var batched = PlantStores.jdbc(gate)) {
             StuckWriter.assertWritesOfOneIdInOneBatchKeepTheirOrder(batched, gate);
         }
     }
@@ -72,7 +73,7 @@ class SqlitePlantStoreTest extends PlantStoreContract {
             statement.execute("UPDATE plantstore_schema SET version = " + (Schema.VERSION + 1));
         }
         var e = assertThrows(StoreUnavailableException.class,
-                () -> PlantStore.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db"))));
+                () -> PlantStores.jdbc(DurableSqlite.dataSource(dir.resolve("plants.db"))));
         assertTrue(e.getMessage().contains("newer than this release's " + Schema.VERSION), e.getMessage());
     }
 

@@ -8,7 +8,7 @@ import dev.plantstore.core.JdbcSchema;
 import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.nio.file.Path;
@@ -50,7 +50,7 @@ class SqliteSchemaMigrationTest {
         assertEquals(Version1Databases.everyVersion(), Version1Databases.recordedVersions(dataSource));
         Version1Databases.assertNoCredentialsInAnyTable(dataSource, Dialect.SQLITE);
         assertPlantsAreKeyedByTheRowId(dataSource);
-        try (var store = PlantStore.jdbc(dataSource)) {
+        try (var store = PlantStores.jdbc(dataSource)) {
             for (var plant : plants) {
                 assertEquals(Optional.of(new Plant(plant.name(), plant.tag())), store.find(plant.id()));
             }
@@ -75,7 +75,7 @@ class SqliteSchemaMigrationTest {
         DataSource dataSource = DurableSqlite.dataSource(Version1Databases.sqliteCopy(dir));
         var events = Version1Databases.events(dataSource);
         var e = assertThrows(StoreUnavailableException.class,
-                () -> PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withMigratesSchema(false)));
+                () -> PlantStores.jdbc(dataSource, JdbcStoreSettings.defaults().withMigratesSchema(false)));
         assertEquals("the database holds schema version 1, older than this release's " + Schema.VERSION
                 + ", and this store may not change it; migrate it first", e.getMessage());
         assertEquals(List.of(1), Version1Databases.recordedVersions(dataSource));
@@ -86,7 +86,7 @@ class SqliteSchemaMigrationTest {
     void aStoreThatMayNotMigrateOpensADatabaseAtThisVersion() throws Exception {
         DataSource dataSource = DurableSqlite.dataSource(Version1Databases.sqliteCopy(dir));
         JdbcSchema.migrate(dataSource);
-        try (var store = PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withMigratesSchema(false))) {
+        try (var store = PlantStores.jdbc(dataSource, JdbcStoreSettings.defaults().withMigratesSchema(false))) {
             assertEquals(Optional.of(new Plant("Monstera", "aroid")), store.find(1));
         }
     }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.plantstore.core.JdbcSchema;
 import dev.plantstore.core.JdbcStoreSettings;
-import dev.plantstore.core.PlantStore;
+import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.testkit.TestPostgres;
 import java.io.IOException;
@@ -177,7 +177,7 @@ final class Version1Databases {
         var migrating = assertThrows(StoreUnavailableException.class, () -> JdbcSchema.migrate(dataSource));
         assertEquals(expected, migrating.getMessage());
         var serving = assertThrows(StoreUnavailableException.class,
-                () -> PlantStore.jdbc(dataSource, JdbcStoreSettings.defaults().withMigratesSchema(false)));
+                () -> PlantStores.jdbc(dataSource, JdbcStoreSettings.defaults().withMigratesSchema(false)));
         assertEquals(expected, serving.getMessage());
         assertEquals(List.of(), recordedVersions(dataSource));
         assertEquals(plants, plants(dataSource));
