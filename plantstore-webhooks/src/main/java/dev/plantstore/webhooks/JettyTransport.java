@@ -10,11 +10,13 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -37,6 +39,9 @@ final class JettyTransport implements Transport {
 
     /** How long an unused connection stays open: below the 5 s many servers keep one, so they rarely close it first. */
     static final Duration IDLE = Duration.ofSeconds(4);
+
+    /** How Jetty names one of its objects in a message: its class, then {@code @} and its hash in hexadecimal. */
+    private static final Pattern NAMES_AN_OBJECT = Pattern.compile("\\w@\\p{XDigit}+");
 
     private final URI target;
     private final Duration deadline;
@@ -192,11 +197,21 @@ final class JettyTransport implements Transport {
         return status >= 200 && status < 300;
     }
 
-    /** A failure as the receiver's state line shows it: its kind and message, never a stack trace. */
+    /**
+     * A failure as the receiver's state line and the attempt's span show it: its kind and message, never a stack trace
+     * nor the dump of Jetty's objects that some of its messages hold.
+     */
     static String describe(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof UnknownHostException) {
                 return "its host name could not be resolved";
+            }
+            if (cause instanceof HttpException refused) {
+                return "bad answer: " + refused.getReason();
+            }
+            if (cause instanceof EOFException) {
+                // Jetty's parser reports a bad message after the head so too.
+                return "the connection ended before a complete answer";
             }
         }
         Throwable cause = failure;
@@ -204,7 +219,8 @@ final class JettyTransport implements Transport {
             cause = cause.getCause();
         }
         String message = cause.getMessage();
-        return message == null ? cause.getClass().getSimpleName() : cause.getClass().getSimpleName() + ": " + message;
+        return message == null || NAMES_AN_OBJECT.matcher(message).find()
+                ? cause.getClass().getSimpleName() : cause.getClass().getSimpleName() + ": " + message;
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.plantstore.testkit.ScriptedReceiver;
 import dev.plantstore.testkit.ScriptedReceiver.Answer;
 import dev.plantstore.testkit.ScriptedReceiver.Then;
 import dev.plantstore.testkit.Sockets;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -165,6 +166,31 @@ class JettyTransportTest {
         send(transport(receiver.url(), 1, Duration.ofSeconds(5)), 1);
         awaitOutcomes(1);
         assertInstanceOf(Transport.Outcome.Failed.class, outcomes.get(1L));
+    }
+
+    /** The reason a state line and a span show is short, and names none of Jetty's objects (class@hash{...}). */
+    @Test
+    void aBrokenAnswersReasonIsShortAndNamesNoneOfJettysObjects() throws Exception {
+        var receiver = closed(new ScriptedReceiver());
+        receiver.answer(request -> request.index() == 0
+                ? Answer.refusing("HTTP/1.1 +20 OK\r\nContent-Length: 0\r\n\r\n", Then.KEEP)
+                : Answer.refusing("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort", Then.CLOSE));
+        var transport = transport(receiver.url(), 1, Duration.ofSeconds(5));
+        send(transport, 1);
+        awaitOutcomes(1);
+        send(transport, 2);
+        awaitOutcomes(2);
+        assertEquals(new Transport.Outcome.Failed("bad answer: Bad status"), outcomes.get(1L));
+        assertEquals(new Transport.Outcome.Failed("the connection ended before a complete answer"),
+                outcomes.get(2L));
+    }
+
+    /** Any other failure whose message names one of Jetty's objects is shown by its kind alone. */
+    @Test
+    void aMessageNamingAnObjectIsLeftOut() {
+        assertEquals("IOException", JettyTransport.describe(new IOException("aborted on "
+                + "oejcti.HttpConnectionOverHTTP@66f41385::oeji.SocketChannelEndPoint@3f2e2177[{l=/1.2.3.4:5}]")));
+        assertEquals("IOException: Broken pipe", JettyTransport.describe(new IOException("Broken pipe")));
     }
 
     @Test
