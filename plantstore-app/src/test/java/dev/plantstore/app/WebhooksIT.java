@@ -231,6 +231,43 @@ class WebhooksIT {
         }
     }
 
+    /**
+     * A receiver is a third party: nothing it answers may cost the server more than a bounded amount of memory. The
+     * server runs on a heap smaller than one answer, and exits when out of memory, as the container image's does. A
+     * 200 whose head is larger than the heap fails its attempt with a short reason; the event stays pending and goes
+     * again; a 200 whose body is larger than the heap is read past and delivers. The server serves on throughout.
+     */
+    @Test
+    void answersLargerThanTheHeapCostTheServerABoundedAmountOfMemory() throws Exception {
+        long largerThanTheHeap = 160L << 20;
+        try (var scripted = new ScriptedReceiver()) {
+            scripted.answer(request -> request.index() == 0
+                    ? Answer.padded("HTTP/1.1 200 OK\r\nX-Big: ", largerThanTheHeap, "\r\nContent-Length: 0\r\n\r\n",
+                            Then.KEEP, false)
+                    : Answer.padded("HTTP/1.1 200 OK\r\nContent-Length: " + largerThanTheHeap + "\r\n\r\n",
+                            largerThanTheHeap, "", Then.KEEP, true));
+            var env = Map.of("PLANTSTORE_TOKENS", TOKEN, "PLANTSTORE_WEBHOOK_SECRET", SECRET,
+                    "PLANTSTORE_WEBHOOK_URL", scripted.url().toString(),
+                    "JDK_JAVA_OPTIONS", "-Xmx64m -XX:+ExitOnOutOfMemoryError");
+            try (var jar = RunningJar.start(dir, env)) {
+                assertEquals(200, create(jar, 1, "Fern"));
+                String failing = "webhooks to " + scripted.url() + ": failing (";
+                assertTrue(Poll.until(WAIT, LOOK, () -> jar.outputSoFar().contains(failing)
+                        || !jar.process().isAlive()), jar::outputSoFar);
+                assertTrue(jar.process().isAlive(), jar::outputSoFar);
+                assertEquals(200, create(jar, 2, "Ivy"));
+                String line = jar.outputSoFar().lines().filter(l -> l.contains(failing)).findFirst().orElseThrow();
+                String reason = line.substring(line.indexOf(failing) + failing.length(), line.lastIndexOf(')'));
+                assertEquals("bad answer: Response Header Bytes Too Large", reason, line);
+                assertTrue(Poll.until(WAIT, LOOK, () -> scripted.answeredFor2xx().equals(Set.of(1L, 2L))
+                        && jar.outputSoFar().contains(": recovered after") || !jar.process().isAlive()),
+                        () -> "answered with a 2xx: " + scripted.answeredFor2xx() + "\n" + jar.outputSoFar());
+                assertTrue(jar.process().isAlive(), jar::outputSoFar);
+                assertEquals(200, create(jar, 3, "Moss"));
+            }
+        }
+    }
+
     /** A receiver whose host name does not resolve is logged as such, not as a bare failure to connect. */
     @Test
     void aReceiverWhoseHostDoesNotResolveIsLoggedSo() throws Exception {

@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -52,24 +53,45 @@ public final class ScriptedReceiver implements AutoCloseable {
     }
 
     /**
-     * The bytes written for one request, then what the connection does; {@code accepts} when they begin with a
-     * well-formed 2xx answer to this request, which may deliver its event.
+     * The bytes written for one request: {@code before}, then {@code padding} bytes of {@code x} written as they go,
+     * never held (so an answer may be larger than either side's heap), then {@code after}; then what the connection
+     * does.
+     * {@code accepts} when they begin with a well-formed 2xx answer to this request, which may deliver its event.
      */
-    public record Answer(byte[] bytes, Then then, boolean accepts) {
+    public record Answer(byte[] before, long padding, byte[] after, Then then, boolean accepts) {
 
         /** {@code text} as ISO-8859-1 bytes, then {@code then}; no well-formed 2xx. */
         public static Answer refusing(String text, Then then) {
-            return new Answer(text.getBytes(StandardCharsets.ISO_8859_1), then, false);
+            return padded(text, 0, "", then, false);
         }
 
         /** {@code text} as ISO-8859-1 bytes, beginning with a well-formed 2xx, then {@code then}. */
         public static Answer accepting(String text, Then then) {
-            return new Answer(text.getBytes(StandardCharsets.ISO_8859_1), then, true);
+            return padded(text, 0, "", then, true);
+        }
+
+        /**
+         * {@code before}, {@code padding} bytes of {@code x} and {@code after}, as ISO-8859-1 bytes, then
+         * {@code then}; {@code accepts} when they begin with a well-formed 2xx.
+         */
+        public static Answer padded(String before, long padding, String after, Then then, boolean accepts) {
+            return new Answer(before.getBytes(StandardCharsets.ISO_8859_1), padding,
+                    after.getBytes(StandardCharsets.ISO_8859_1), then, accepts);
         }
 
         /** A well-formed, empty {@code 200 OK}, the connection kept. */
         public static Answer ok() {
             return accepting(OK, Then.KEEP);
+        }
+
+        private void writeTo(OutputStream out) throws IOException {
+            out.write(before);
+            byte[] run = new byte[64 * 1024];
+            Arrays.fill(run, (byte) 'x');
+            for (long left = padding; left > 0; left -= run.length) {
+                out.write(run, 0, (int) Math.min(run.length, left));
+            }
+            out.write(after);
         }
     }
 
@@ -187,7 +209,7 @@ public final class ScriptedReceiver implements AutoCloseable {
                     requests.add(request);
                 }
                 atOnce.decrementAndGet();
-                out.write(answer.bytes());
+                answer.writeTo(out);
                 out.flush();
                 if (answer.then() == Then.CLOSE) {
                     return;

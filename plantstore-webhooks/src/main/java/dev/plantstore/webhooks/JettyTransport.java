@@ -10,11 +10,13 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -31,12 +33,23 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * Requests to one receiver through Jetty's {@link HttpClient}: its pool keeps up to {@code most} connections alive,
  * its parser refuses a malformed answer (and closes that connection), and each request has one total time-out,
  * which covers the name lookup, the connection, the TLS handshake, writing the request and reading the answer.
- * Redirects are not followed; the answer's body is read past, never kept.
+ * Redirects are not followed; the answer's head is bounded, and its body is read past, never kept.
  */
 final class JettyTransport implements Transport {
 
     /** How long an unused connection stays open: below the 5 s many servers keep one, so they rarely close it first. */
     static final Duration IDLE = Duration.ofSeconds(4);
+
+    /**
+     * The most bytes of an answer's head and of its chunked body's trailer, together, that Jetty's parser reads before
+     * it fails the attempt. Without a bound, one receiver's answer could fill the heap. Real receivers answer with a
+     * few hundred bytes; this is eight times the request head Jetty's server accepts by default, room for what
+     * proxies and platforms add, while a receiver's 128 requests in flight hold 128 such heads (8 MiB) at most.
+     */
+    static final int MOST_HEAD_BYTES = 64 * 1024;
+
+    /** How Jetty names one of its objects in a message: its class, then {@code @} and its hash in hexadecimal. */
+    private static final Pattern NAMES_AN_OBJECT = Pattern.compile("\\w@\\p{XDigit}+");
 
     private final URI target;
     private final Duration deadline;
@@ -70,6 +83,7 @@ final class JettyTransport implements Transport {
         client.setExecutor(threads);
         resolver.ifPresent(client::setSocketAddressResolver);
         client.setFollowRedirects(false);
+        client.setMaxResponseHeadersSize(MOST_HEAD_BYTES);
         client.setMaxConnectionsPerDestination(most);
         // The delivery keeps at most that many requests in flight, so no more ever wait for a connection.
         client.setMaxRequestsQueuedPerDestination(most);
@@ -192,11 +206,21 @@ final class JettyTransport implements Transport {
         return status >= 200 && status < 300;
     }
 
-    /** A failure as the receiver's state line shows it: its kind and message, never a stack trace. */
+    /**
+     * A failure as the receiver's state line and the attempt's span show it: its kind and message, never a stack trace
+     * nor the dump of Jetty's objects that some of its messages hold.
+     */
     static String describe(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof UnknownHostException) {
                 return "its host name could not be resolved";
+            }
+            if (cause instanceof HttpException refused) {
+                return "bad answer: " + refused.getReason();
+            }
+            if (cause instanceof EOFException) {
+                // Jetty's parser reports a bad message after the head (a trailer over the bound, say) so too.
+                return "the connection ended before a complete answer";
             }
         }
         Throwable cause = failure;
@@ -204,7 +228,8 @@ final class JettyTransport implements Transport {
             cause = cause.getCause();
         }
         String message = cause.getMessage();
-        return message == null ? cause.getClass().getSimpleName() : cause.getClass().getSimpleName() + ": " + message;
+        return message == null || NAMES_AN_OBJECT.matcher(message).find()
+                ? cause.getClass().getSimpleName() : cause.getClass().getSimpleName() + ": " + message;
     }
 
     /**

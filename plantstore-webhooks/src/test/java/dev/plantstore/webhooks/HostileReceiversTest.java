@@ -96,7 +96,10 @@ class HostileReceiversTest {
                 Arguments.of("a chunk without its CRLF", refusing(
                         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokXX0\r\n\r\n", Then.KEEP)),
                 Arguments.of("a 200 whose body hides another answer, closed", refusing(
-                        "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" + hidden200, Then.CLOSE)));
+                        "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" + hidden200, Then.CLOSE)),
+                Arguments.of("a 200 whose head is a mebibyte", (Function<ScriptedReceiver.Request, Answer>)
+                        request -> Answer.padded("HTTP/1.1 200 OK\r\nX-Big: ", 1 << 20,
+                                "\r\nContent-Length: 0\r\n\r\n", Then.KEEP, false)));
     }
 
     private static Function<ScriptedReceiver.Request, Answer> refusing(String bytes, Then then) {

@@ -12,6 +12,7 @@ import dev.plantstore.testkit.ScriptedReceiver;
 import dev.plantstore.testkit.ScriptedReceiver.Answer;
 import dev.plantstore.testkit.ScriptedReceiver.Then;
 import dev.plantstore.testkit.Sockets;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -40,6 +41,8 @@ class JettyTransportTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final Duration LOOK = Duration.ofMillis(10);
     private static final String NO_CONTENT = "HTTP/1.1 204 No Content\r\n\r\n";
+    /** 512 times the bound: no real receiver's head comes near it. */
+    private static final long HUGE = 32L << 20;
 
     private final List<AutoCloseable> closing = new ArrayList<>();
     private final Map<Long, Transport.Outcome> outcomes = new ConcurrentHashMap<>();
@@ -165,6 +168,66 @@ class JettyTransportTest {
         send(transport(receiver.url(), 1, Duration.ofSeconds(5)), 1);
         awaitOutcomes(1);
         assertInstanceOf(Transport.Outcome.Failed.class, outcomes.get(1L));
+    }
+
+    /**
+     * A receiver is a third party: a 200 whose head, or whose chunked body's trailer, is larger than the bound fails
+     * its attempt rather than being held in memory.
+     */
+    @Test
+    void anAnswerWhoseHeadOrTrailerIsTensOfMebibytesFailsItsAttempt() throws Exception {
+        var receiver = closed(new ScriptedReceiver());
+        receiver.answer(request -> request.index() == 0
+                ? Answer.padded("HTTP/1.1 200 OK\r\nX-Big: ", HUGE, "\r\nContent-Length: 0\r\n\r\n", Then.KEEP, false)
+                : Answer.padded("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-Big: ", HUGE,
+                        "\r\n\r\n", Then.KEEP, false));
+        var transport = transport(receiver.url(), 1, Duration.ofSeconds(10));
+        send(transport, 1);
+        awaitOutcomes(1);
+        send(transport, 2);
+        awaitOutcomes(2);
+        assertEquals(new Transport.Outcome.Failed("bad answer: Response Header Bytes Too Large"), outcomes.get(1L));
+        // The trailer comes after the head: Jetty's parser ends that answer as one cut short.
+        assertEquals(new Transport.Outcome.Failed("the connection ended before a complete answer"),
+                outcomes.get(2L));
+    }
+
+    /** The bound is far above any real receiver's head: one of its size is read as the answer it is. */
+    @Test
+    void aHeadOfTheBoundsSizeIsRead() throws Exception {
+        String start = "HTTP/1.1 200 OK\r\nX-Big: ";
+        String end = "\r\nContent-Length: 0\r\n\r\n";
+        var receiver = closed(new ScriptedReceiver());
+        receiver.answer(request -> Answer.padded(start, JettyTransport.MOST_HEAD_BYTES - start.length() - end.length(),
+                end, Then.KEEP, true));
+        send(transport(receiver.url(), 1, Duration.ofSeconds(5)), 1);
+        awaitOutcomes(1);
+        assertEquals(new Transport.Outcome.Answered(200), outcomes.get(1L));
+    }
+
+    /** The reason a state line and a span show is short, and names none of Jetty's objects (class@hash{...}). */
+    @Test
+    void aBrokenAnswersReasonIsShortAndNamesNoneOfJettysObjects() throws Exception {
+        var receiver = closed(new ScriptedReceiver());
+        receiver.answer(request -> request.index() == 0
+                ? Answer.refusing("HTTP/1.1 +20 OK\r\nContent-Length: 0\r\n\r\n", Then.KEEP)
+                : Answer.refusing("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort", Then.CLOSE));
+        var transport = transport(receiver.url(), 1, Duration.ofSeconds(5));
+        send(transport, 1);
+        awaitOutcomes(1);
+        send(transport, 2);
+        awaitOutcomes(2);
+        assertEquals(new Transport.Outcome.Failed("bad answer: Bad status"), outcomes.get(1L));
+        assertEquals(new Transport.Outcome.Failed("the connection ended before a complete answer"),
+                outcomes.get(2L));
+    }
+
+    /** Any other failure whose message names one of Jetty's objects is shown by its kind alone. */
+    @Test
+    void aMessageNamingAnObjectIsLeftOut() {
+        assertEquals("IOException", JettyTransport.describe(new IOException("aborted on "
+                + "oejcti.HttpConnectionOverHTTP@66f41385::oeji.SocketChannelEndPoint@3f2e2177[{l=/1.2.3.4:5}]")));
+        assertEquals("IOException: Broken pipe", JettyTransport.describe(new IOException("Broken pipe")));
     }
 
     @Test
