@@ -320,7 +320,10 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
         return c == '-' ? 62 : c == '_' ? 63 : -1;
     }
 
-    /** What is wrong with the signed claims, if anything: their issuer, audience, times and subject. */
+    /**
+     * What is wrong with the signed claims, if anything: their audience, times and subject. The issuer was checked
+     * when its keys were chosen.
+     */
     private Optional<Reason> refusal(JWTClaimsSet claims) {
         Instant now = clock.instant();
         Date expires = claims.getExpirationTime();

@@ -12,7 +12,7 @@ import java.util.Optional;
 public interface Outbox {
 
     /**
-     * How long a claim keeps an event from other claims: longer than a round of attempts, which gives up after 20 s,
+     * How long a claim keeps an event from other claims: longer than an attempt, which ends within its 10 s deadline,
      * and how long the events of an instance that died wait before another (or its restart) takes them over.
      */
     Duration LEASE = Duration.ofSeconds(30);
