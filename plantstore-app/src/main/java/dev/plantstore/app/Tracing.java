@@ -52,6 +52,7 @@ final class Tracing {
                             "otel.exporter.otlp.protocol", "http/protobuf",
                             "otel.metrics.exporter", "none",
                             "otel.logs.exporter", "none"))
+                    .addPropertiesSupplier(() -> settingsIn(environment))
                     .addPropertiesSupplier(() -> settingsAmong(properties))
                     .setResultAsGlobal()
                     .build()
@@ -60,6 +61,21 @@ final class Tracing {
             Throwable cause = e.getCause();
             throw new UsageException("tracing: " + e.getMessage() + (cause == null ? "" : ": " + cause.getMessage()));
         }
+    }
+
+    /**
+     * The {@code OTEL_*} variables of {@code environment} as the SDK names them ({@code otel.exporter.otlp.endpoint}),
+     * so that the SDK is configured by the environment that {@link #configured} judged, not by the process's alone.
+     */
+    private static Map<String, String> settingsIn(Map<String, String> environment) {
+        Map<String, String> settings = new HashMap<>();
+        environment.forEach((name, value) -> {
+            String property = name.toLowerCase(Locale.ROOT).replace('_', '.');
+            if (property.startsWith("otel.")) {
+                settings.put(property, value);
+            }
+        });
+        return settings;
     }
 
     /** The {@code otel.*} entries of {@code properties}, which the SDK reads only from the system's own. */

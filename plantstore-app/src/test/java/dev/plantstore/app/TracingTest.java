@@ -47,4 +47,10 @@ class TracingTest {
         assertTrue(refused.getMessage().startsWith("tracing: "), refused.getMessage());
         assertFalse(refused.getMessage().contains("\n"), refused.getMessage());
     }
+
+    @Test
+    void theSdkIsConfiguredFromTheEnvironmentItIsGiven() {
+        assertThrows(UsageException.class,
+                () -> Tracing.start(Map.of("OTEL_TRACES_EXPORTER", "carrier-pigeon"), properties()));
+    }
 }
