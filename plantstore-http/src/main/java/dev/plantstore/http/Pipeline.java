@@ -53,7 +53,8 @@ import org.slf4j.LoggerFactory;
  *    5 BodyBeforeHandler    -LS-  an admitted create's body, read ahead without a thread; asks BearerAuth (12)
  *    6 RequestIds           MLSP  X-Request-Id on the response, requestId in the MDC, for everything inside
  *    7 RequestSpans         MLS-  when tracing is on: a server span continuing the caller's trace, current and in the
- *                                 MDC for everything inside, ended with the status once the response is complete
+ *                                 MDC for everything inside, ended with the status once the response is complete;
+ *                                 none for the health routes (14) unless asked
  *    8 OwnHosts             ---P  421 for a Host other than an address, localhost or the port's own host
  *    9 MethodOverrides      MLS-  400 for X-HTTP-Method-Override and the like
  *  Javalin's before-handlers, in order (Javalin, and a host's handlers added before mount, sit inside the Jetty ones)
@@ -159,7 +160,8 @@ final class Pipeline {
                     assembly -> assembly.handlers.add(new RequestIds())),
             new Step(Layer.JETTY, "RequestSpans", API,
                     "when tracing is on: a server span continuing the caller's trace, current and in the MDC for "
-                            + "everything inside, ended with the status once the response is complete",
+                            + "everything inside, ended with the status once the response is complete; none for "
+                            + "the health routes (14) unless asked",
                     Pipeline::requestSpans),
             new Step(Layer.JETTY, "OwnHosts", EnumSet.of(Audience.MANAGEMENT_PORT),
                     "421 for a Host other than an address, localhost or the port's own host",
@@ -379,7 +381,7 @@ final class Pipeline {
 
     private static void requestSpans(Assembly assembly) {
         assembly.api().tracing().ifPresent(openTelemetry -> {
-            assembly.handlers.add(new RequestSpans(openTelemetry));
+            assembly.handlers.add(new RequestSpans(openTelemetry, assembly.api().healthTraced()));
             assembly.config.requestLogger.http((ctx, millis) -> RequestSpans.nameByRoute(ctx));
         });
     }

@@ -86,6 +86,7 @@ public final class PlantStoreApi {
     private final int authFailureLimit;
     private final Optional<MeterRegistry> metrics;
     private final Optional<OpenTelemetry> tracing;
+    private final boolean healthTraced;
     /** What the health routes answer; none are mounted when empty. */
     private final Optional<BooleanSupplier> readiness;
     private final BearerAuth.Scopes scopes;
@@ -107,6 +108,7 @@ public final class PlantStoreApi {
         this.authFailureLimit = settings.authFailureLimit;
         this.metrics = settings.metrics;
         this.tracing = settings.tracing;
+        this.healthTraced = settings.healthTraced;
         this.readiness = settings.readiness;
         this.scopes = Objects.requireNonNull(settings.scopes, "null scopes");
         this.clientAddresses = settings.clientAddresses;
@@ -125,6 +127,7 @@ public final class PlantStoreApi {
         private int authFailureLimit = DEFAULT_AUTH_FAILURE_LIMIT;
         private Optional<MeterRegistry> metrics = Optional.empty();
         private Optional<OpenTelemetry> tracing = Optional.empty();
+        private boolean healthTraced;
         private Optional<BooleanSupplier> readiness;
         private BearerAuth.Scopes scopes = new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE);
         private ClientAddresses clientAddresses = ClientAddresses.PEERS_ONLY;
@@ -145,6 +148,7 @@ public final class PlantStoreApi {
             authFailureLimit = api.authFailureLimit;
             metrics = api.metrics;
             tracing = api.tracing;
+            healthTraced = api.healthTraced;
             readiness = api.readiness;
             scopes = api.scopes;
             clientAddresses = api.clientAddresses;
@@ -329,7 +333,8 @@ public final class PlantStoreApi {
      * {@code deleted}, {@code absent}, {@code unavailable}, {@code failed}) and the caller's name on both, never a
      * token. The write's trace context is kept with its webhook events, whose deliveries join the trace. The span's
      * trace and span ids go into the SLF4J MDC ({@value RequestSpans#TRACE_ID_MDC_KEY},
-     * {@value RequestSpans#SPAN_ID_MDC_KEY}) while the request is served. Untraced unless this is called.
+     * {@value RequestSpans#SPAN_ID_MDC_KEY}) while the request is served. Untraced unless this is called. The
+     * health routes' requests are not traced unless {@link #withHealthTraced} asks.
      */
     public PlantStoreApi withTracing(OpenTelemetry openTelemetry) {
         Optional<OpenTelemetry> tracing = Optional.of(openTelemetry);
@@ -338,6 +343,18 @@ public final class PlantStoreApi {
 
     Optional<OpenTelemetry> tracing() {
         return tracing;
+    }
+
+    /**
+     * A copy that does, or does not, trace the requests for the {@link Health} routes, when {@link #withTracing}
+     * traces the others. Not by default: a load balancer probing every second would make a trace a second.
+     */
+    public PlantStoreApi withHealthTraced(boolean traced) {
+        return with(settings -> settings.healthTraced = traced);
+    }
+
+    boolean healthTraced() {
+        return healthTraced;
     }
 
     /**

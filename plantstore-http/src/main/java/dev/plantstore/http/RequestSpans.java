@@ -55,14 +55,21 @@ final class RequestSpans extends Handler.Wrapper {
 
     private final Tracer tracer;
     private final TextMapPropagator propagator;
+    private final boolean healthTraced;
 
-    RequestSpans(OpenTelemetry openTelemetry) {
+    /** {@code healthTraced}: whether the {@link Health} routes' requests get a span too. */
+    RequestSpans(OpenTelemetry openTelemetry, boolean healthTraced) {
         this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
         this.propagator = openTelemetry.getPropagators().getTextMapPropagator();
+        this.healthTraced = healthTraced;
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if (!healthTraced && Health.isProbe(Request.getPathInContext(request))) {
+            // A load balancer probes every second or so: a trace per probe would bury the requests worth seeing.
+            return super.handle(request, response, callback);
+        }
         io.opentelemetry.context.Context caller = propagator.extract(io.opentelemetry.context.Context.root(),
                 request, HEADERS);
         Span span = tracer.spanBuilder(request.getMethod())

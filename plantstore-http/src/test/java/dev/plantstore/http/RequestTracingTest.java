@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -209,5 +210,37 @@ class RequestTracingTest {
         SpanData request = exported.getFinishedSpanItems().get(0);
         assertEquals(401L, request.getAttributes().get(AttributeKey.longKey("http.response.status_code")));
         assertEquals(StatusCode.UNSET, request.getStatus().getStatusCode(), "a client's error is not the server's");
+    }
+
+    /** What a load balancer asks: each health route, one of them with a trailing slash, which Javalin routes too. */
+    private static void probe(io.javalin.testtools.HttpClient client) {
+        for (String path : List.of("/health", "/health/live", "/health/ready", "/health/ready/")) {
+            assertEquals(200, client.get(path).code(), path);
+        }
+    }
+
+    @Test
+    void theHealthProbesAreNotTracedByDefault() throws Exception {
+        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing), (server, client) -> {
+            probe(client);
+            create(client, "{\"id\":1,\"name\":\"Fern\"}");
+        });
+        // The server has stopped, which ends any span still open: every span there will be is exported.
+        assertEquals(Set.of("POST /plants", "store create"), exported.getFinishedSpanItems().stream()
+                .map(SpanData::getName).collect(Collectors.toSet()));
+    }
+
+    @Test
+    void theHealthProbesAreTracedWhenAsked() throws Exception {
+        withServer(TestApi.api(PlantStore.inMemory()).withTracing(tracing).withHealthTraced(true),
+                (server, client) -> {
+                    probe(client);
+                    assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(10),
+                            () -> exported.getFinishedSpanItems().size() == 4), "the spans ended");
+                });
+        assertEquals(List.of("/health", "/health/live", "/health/ready", "/health/ready"),
+                exported.getFinishedSpanItems().stream()
+                        .map(span -> span.getAttributes().get(AttributeKey.stringKey("http.route"))).sorted()
+                        .toList());
     }
 }
