@@ -20,6 +20,7 @@ import static dev.plantstore.app.Options.OIDC_ISSUER;
 import static dev.plantstore.app.Options.PORT;
 import static dev.plantstore.app.Options.STORE;
 import static dev.plantstore.app.Options.TOKENS_FILE;
+import static dev.plantstore.app.Options.TRACE_HEALTH;
 import static dev.plantstore.app.Options.TRUSTED_PROXIES;
 import static dev.plantstore.app.Options.WEBHOOK_SECRET_FILE;
 import static dev.plantstore.app.Options.WEBHOOK_URL;
@@ -143,7 +144,7 @@ public final class Main {
                 metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks, closing);
         PlantStoreApi api = api(options, store, verifier, metrics);
         if (tracing.isPresent()) {
-            api = api.withTracing(tracing.get());
+            api = api.withTracing(tracing.get()).withHealthTraced(options.get(TRACE_HEALTH));
         }
 
         // The management port first, so that it closes after the server and reports on the server's whole stop; it
