@@ -327,14 +327,16 @@ public final class PlantStoreApi {
 
     /**
      * A copy that traces each request with {@code openTelemetry}, the application's own: a server span per request,
-     * named by its route ({@code POST /plants}, {@code DELETE /plants/{id}}), continuing the caller's W3C
-     * {@code traceparent} (a malformed one starts a new trace); under it a span for the store's write, the wait for and
-     * the time in its group commit; the outcome ({@code created}, {@code already_stored}, {@code duplicate},
-     * {@code deleted}, {@code absent}, {@code unavailable}, {@code failed}) and the caller's name on both, never a
-     * token. The write's trace context is kept with its webhook events, whose deliveries join the trace. The span's
-     * trace and span ids go into the SLF4J MDC ({@value RequestSpans#TRACE_ID_MDC_KEY},
-     * {@value RequestSpans#SPAN_ID_MDC_KEY}) while the request is served. Untraced unless this is called. The
-     * health routes' requests are not traced unless {@link #withHealthTraced} asks.
+     * named by its route ({@code POST /plants}, {@code DELETE /plants/{id}}); under it a span for the store's write,
+     * the wait for and the time in its group commit; the outcome ({@code created}, {@code already_stored},
+     * {@code duplicate}, {@code deleted}, {@code absent}, {@code unavailable}, {@code failed}) and the caller's name on
+     * both, never a token. A create or delete whose token is admitted continues the caller's W3C {@code traceparent}
+     * and {@code tracestate} (a malformed one starts a new trace); any other request, refused or needing no token,
+     * starts a trace of its own whatever it sends, so that a caller without a valid token decides no sampling and
+     * puts nothing in the store. The write's trace context is kept with its webhook events, whose deliveries join the
+     * trace. The span's trace and span ids go into the SLF4J MDC ({@value RequestSpans#TRACE_ID_MDC_KEY},
+     * {@value RequestSpans#SPAN_ID_MDC_KEY}) while the request is served. Untraced unless this is called. The health
+     * routes' requests are not traced unless {@link #withHealthTraced} asks.
      */
     public PlantStoreApi withTracing(OpenTelemetry openTelemetry) {
         Optional<OpenTelemetry> tracing = Optional.of(openTelemetry);
