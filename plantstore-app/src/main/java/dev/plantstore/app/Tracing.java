@@ -61,6 +61,9 @@ final class Tracing {
                             "otel.logs.exporter", "none"))
                     .addPropertiesSupplier(() -> settingsIn(environment))
                     .addPropertiesSupplier(() -> settingsAmong(properties))
+                    // The server closes the SDK last, once it has stopped; the SDK's own hook would shut it down as
+                    // the stop begins, and the spans ended since its last export would be lost.
+                    .disableShutdownHook()
                     .setResultAsGlobal()
                     .build()
                     .getOpenTelemetrySdk());

@@ -246,6 +246,17 @@ class TracingIT {
         }
     }
 
+    @Test
+    void theLastRequestsSpansAreExportedWhenTheServerStops() throws Exception {
+        var collector = Collector.start(started);
+        // An export schedule no test waits for: only the stop's flush can send the spans.
+        try (var jar = RunningJar.start(dir, collector.tracedHere("OTEL_BSP_SCHEDULE_DELAY", "600000"))) {
+            assertEquals(200, create(jar, 1, "00-" + TRACE_ID + "-" + CALLER_SPAN_ID + "-01"));
+            jar.stopAndCollectOutput();
+        }
+        assertTrue(collector.exported(HexFormat.of().parseHex(TRACE_ID)), "the stop exported the create's trace");
+    }
+
     private static int probe(RunningJar jar) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(jar.uri("/health/live")).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.discarding()).statusCode();
