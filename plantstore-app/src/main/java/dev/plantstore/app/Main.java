@@ -20,6 +20,7 @@ import static dev.plantstore.app.Options.OIDC_ISSUER;
 import static dev.plantstore.app.Options.PORT;
 import static dev.plantstore.app.Options.STORE;
 import static dev.plantstore.app.Options.TOKENS_FILE;
+import static dev.plantstore.app.Options.TRACE_HEALTH;
 import static dev.plantstore.app.Options.TRUSTED_PROXIES;
 import static dev.plantstore.app.Options.WEBHOOK_SECRET_FILE;
 import static dev.plantstore.app.Options.WEBHOOK_URL;
@@ -57,7 +58,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        // The one read of the environment: Options takes its configuration from this map, and nothing else does.
+        // The one read of the environment: the options, the secrets and tracing's OTEL_* variables come from this map.
         Map<String, String> env = System.getenv();
         if (args.length > 0 && args[0].equals(WebhooksCommand.NAME)) {
             System.exit(WebhooksCommand.run(Arrays.asList(args).subList(1, args.length), env, System.out, System.err));
@@ -86,7 +87,7 @@ public final class Main {
             return;
         }
         try {
-            start(options, Options.secrets(env), out, interrupts);
+            start(options, env, out, interrupts);
         } catch (UsageException e) {
             exit(USAGE_ERROR, e.getMessage(), out);
         } catch (StartupException e) {
@@ -107,7 +108,7 @@ public final class Main {
      * Opens what the server needs, in order, each recorded in one {@link Closing} as it opens: a start that fails
      * part-way closes what it had opened with the same call that a stop closes everything with.
      */
-    private static void start(Options options, Options.Secrets secrets, Console out, Interrupts interrupts)
+    private static void start(Options options, Map<String, String> env, Console out, Interrupts interrupts)
             throws UsageException, StartupException {
         var closing = new Closing();
         Optional<ShutdownHook> stop = ShutdownHook.install(closing, interrupts, out);
@@ -115,7 +116,7 @@ public final class Main {
             return;
         }
         try {
-            openAll(options, secrets, out, closing, stop.get());
+            openAll(options, env, out, closing, stop.get());
         } catch (Closing.StoppedDuringStartup e) {
             // The stop closes what was opened and reports it.
         } catch (UsageException | StartupException | RuntimeException e) {
@@ -127,8 +128,9 @@ public final class Main {
         }
     }
 
-    private static void openAll(Options options, Options.Secrets secrets, Console out, Closing closing,
+    private static void openAll(Options options, Map<String, String> env, Console out, Closing closing,
                                 ShutdownHook stop) throws UsageException, StartupException {
+        Options.Secrets secrets = Options.secrets(env);
         Map<String, String> tokens = Tokens.named(secrets.tokens(), options.get(TOKENS_FILE));
         Optional<String> generatedToken = Optional.empty();
         if (tokens.isEmpty() && options.get(OIDC_ISSUER).isEmpty()) {
@@ -137,7 +139,7 @@ public final class Main {
         }
         // First, so that it is the global one when the store's webhook delivery starts, and closes last, flushing the
         // spans of the server's whole stop.
-        Optional<OpenTelemetrySdk> tracing = Tracing.start(System.getenv(), System.getProperties());
+        Optional<OpenTelemetrySdk> tracing = Tracing.start(env, System.getProperties());
         tracing.ifPresent(sdk -> closing.opened("tracing", sdk, OpenTelemetrySdk::close));
         // Metrics are recorded only when something can read them.
         Optional<PrometheusMeterRegistry> metrics = options.get(MANAGEMENT_PORT).isPresent()
@@ -151,7 +153,7 @@ public final class Main {
                 metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks, closing);
         PlantStoreApi api = api(options, store, verifier, metrics);
         if (tracing.isPresent()) {
-            api = api.withTracing(tracing.get());
+            api = api.withTracing(tracing.get()).withHealthTraced(options.get(TRACE_HEALTH));
         }
 
         // The management port first, so that it closes after the server and reports on the server's whole stop; it

@@ -96,6 +96,10 @@ final class Options {
             "address the management port listens on", Options::requireNonBlank, "127.0.0.1");
     static final Option<LogFormat> LOG_FORMAT = Option.of("--log-format", "FORMAT",
             "text, or json for one JSON object per line", Options::parseLogFormat, "text");
+    static final Option<Boolean> TRACE_HEALTH = Option.of("--trace-health", "on|off",
+            "when tracing is on (OTEL_* below), also trace the probes of the API's port (/health, /health/live, "
+                    + "/health/ready), each of which makes a trace; the management port's are never traced",
+            Options::parseOnOff, "off");
     /**
      * Long enough for a load balancer checking readiness every 2 s to see two failed checks (HAProxy's
      * {@code inter 2s fall 2}, Kubernetes' {@code periodSeconds: 2, failureThreshold: 2}) with a second to spare.
@@ -139,8 +143,8 @@ final class Options {
     /** Every option, in the order {@code --help} lists them and their values are checked. */
     static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, MIGRATE,
             DB_POOL_SIZE, DOCS, CORS_ORIGINS, AUTH_FAILURE_LIMIT, TRUSTED_PROXIES, IDLE_TIMEOUT, MANAGEMENT_PORT,
-            MANAGEMENT_HOST, LOG_FORMAT, DRAIN, MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL, WEBHOOK_SECRET_FILE,
-            OIDC_ISSUER, OIDC_AUDIENCE, OIDC_CLOCK_SKEW, OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE);
+            MANAGEMENT_HOST, LOG_FORMAT, TRACE_HEALTH, DRAIN, MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL,
+            WEBHOOK_SECRET_FILE, OIDC_ISSUER, OIDC_AUDIENCE, OIDC_CLOCK_SKEW, OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE);
 
     static final Secret TOKENS = new Secret("PLANTSTORE_TOKENS", "bearer tokens, comma-separated, used together with "
             + "--tokens-file; with no token configured, one is generated and printed at start-up");

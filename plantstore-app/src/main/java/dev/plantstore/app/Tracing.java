@@ -3,12 +3,16 @@ package dev.plantstore.app;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The OpenTelemetry SDK, configured by the standard {@code OTEL_*} variables (or their {@code otel.*} system
@@ -23,6 +27,9 @@ final class Tracing {
     /** Any one of these set means tracing is wanted. */
     private static final List<String> SWITCHES = List.of("otel.traces.exporter", "otel.exporter.otlp.endpoint",
             "otel.exporter.otlp.traces.endpoint", "otel.exporter.zipkin.endpoint");
+
+    /** A setting's name as the SDK's messages write it, where they quote one. */
+    private static final Pattern PROPERTY_NAME = Pattern.compile("otel(\\.[a-z0-9]+)+");
 
     private Tracing() {
     }
@@ -52,17 +59,71 @@ final class Tracing {
                             "otel.exporter.otlp.protocol", "http/protobuf",
                             "otel.metrics.exporter", "none",
                             "otel.logs.exporter", "none"))
+                    .addPropertiesSupplier(() -> settingsIn(environment))
                     .addPropertiesSupplier(() -> settingsAmong(properties))
-                    .setResultAsGlobal()
-                    // The server's stop closes the SDK last, flushing the stop's spans; a hook of the SDK's own would
-                    // close it first, and adding one fails once a stop has begun.
+                    // The server closes the SDK last, once it has stopped; the SDK's own hook would shut it down as
+                    // the stop begins, losing the spans ended since its last export, and adding it fails once a stop
+                    // has begun.
                     .disableShutdownHook()
+                    .setResultAsGlobal()
                     .build()
                     .getOpenTelemetrySdk());
         } catch (ConfigurationException e) {
-            Throwable cause = e.getCause();
-            throw new UsageException("tracing: " + e.getMessage() + (cause == null ? "" : ": " + cause.getMessage()));
+            throw new UsageException("tracing: " + refusal(e, environment, properties));
         }
+    }
+
+    /**
+     * Which settings the SDK refused, by name alone. Never its message: that quotes the value, and a header or an
+     * endpoint's user information is a credential. The settings it names, as they were set (a variable or a system
+     * property); when it names none that was set, every {@code OTEL_*} setting there is.
+     */
+    private static String refusal(ConfigurationException refused, Map<String, String> environment,
+                                  Properties properties) {
+        Set<String> named = new HashSet<>();
+        for (Throwable said = refused; said != null; said = said.getCause()) {
+            if (said.getMessage() != null) {
+                PROPERTY_NAME.matcher(said.getMessage()).results().forEach(name -> named.add(name.group()));
+            }
+        }
+        List<String> given = new ArrayList<>();
+        properties.stringPropertyNames().stream().filter(name -> isSetting(asProperty(name))).sorted()
+                .forEach(given::add);
+        environment.keySet().stream().filter(name -> isSetting(asProperty(name))).sorted().forEach(given::add);
+        List<String> suspects = given.stream().filter(name -> named.contains(asProperty(name))).toList();
+        if (suspects.isEmpty()) {
+            suspects = given;
+        }
+        if (suspects.size() == 1) {
+            return suspects.get(0) + " is set to a value the OpenTelemetry SDK refuses (not shown: it may hold a "
+                    + "credential)";
+        }
+        return "the OpenTelemetry SDK refuses the value of one of " + String.join(", ", suspects) + " (not shown: "
+                + "they may hold credentials)";
+    }
+
+    private static boolean isSetting(String property) {
+        return property.startsWith("otel.");
+    }
+
+    /** A variable's or a system property's name as the SDK writes it: {@code otel.exporter.otlp.headers}. */
+    private static String asProperty(String name) {
+        return name.toLowerCase(Locale.ROOT).replace('_', '.').replace('-', '.');
+    }
+
+    /**
+     * The {@code OTEL_*} variables of {@code environment} as the SDK names them ({@code otel.exporter.otlp.endpoint}),
+     * so that the SDK is configured by the environment that {@link #configured} judged, not by the process's alone.
+     */
+    private static Map<String, String> settingsIn(Map<String, String> environment) {
+        Map<String, String> settings = new HashMap<>();
+        environment.forEach((name, value) -> {
+            String property = asProperty(name);
+            if (isSetting(property)) {
+                settings.put(property, value);
+            }
+        });
+        return settings;
     }
 
     /** The {@code otel.*} entries of {@code properties}, which the SDK reads only from the system's own. */

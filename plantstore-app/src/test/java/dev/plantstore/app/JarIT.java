@@ -278,6 +278,17 @@ class JarIT {
     }
 
     @Test
+    void aTracingVariableTheSdkRefusesIsNamedOnOneLineWithoutItsValue() throws Exception {
+        var result = RunningJar.runToCompletion(dir, Map.of("PLANTSTORE_TOKENS", TOKEN,
+                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_HEADERS", "Authorization=Bearer SECRET,broken"));
+        assertEquals(2, result.exitCode());
+        assertEquals(1, result.stderr().lines().count(), result.stderr());
+        assertTrue(result.stderr().startsWith("plantstore: tracing: OTEL_EXPORTER_OTLP_HEADERS "), result.stderr());
+        assertFalse((result.stdout() + result.stderr()).contains("SECRET"), result.stdout() + result.stderr());
+    }
+
+    @Test
     void aRefusedOptionLeavesNoStoreBehind() throws Exception {
         Path workDir = Files.createDirectory(dir.resolve("refused"));
         var result = RunningJar.runToCompletion(workDir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store",

@@ -44,6 +44,7 @@ class OptionsTest {
                 entry(Options.MANAGEMENT_PORT, OptionalInt.empty()),
                 entry(Options.MANAGEMENT_HOST, "127.0.0.1"),
                 entry(Options.LOG_FORMAT, Options.LogFormat.TEXT),
+                entry(Options.TRACE_HEALTH, false),
                 entry(Options.DRAIN, Duration.ofSeconds(5)),
                 entry(Options.MAX_CONNECTIONS, 10_000),
                 entry(Options.MIN_BODY_RATE, 256),
@@ -64,7 +65,7 @@ class OptionsTest {
                 "--tokens-file=/etc/plantstore/tokens", "--store", "memory", "--docs", "off",
                 "--cors-origins", "https://a.example, https://b.example:8443", "--auth-failure-limit", "0",
                 "--idle-timeout", "5", "--management-port", "0", "--management-host=0.0.0.0", "--log-format", "JSON",
-                "--drain-seconds", "0", "--max-connections", "500", "--min-body-rate", "0",
+                "--trace-health", "on", "--drain-seconds", "0", "--max-connections", "500", "--min-body-rate", "0",
                 "--webhook-url", "https://a.example/hook,http://b.example:8080/x", "--webhook-secret-file", "/etc/s",
                 "--trusted-proxies", "10.0.0.0/8, ::1", "--migrate", "off", "--db-pool-size=3");
         assertEquals(Map.<Options.Option<?>, Object>ofEntries(
@@ -82,6 +83,7 @@ class OptionsTest {
                 entry(Options.MANAGEMENT_PORT, OptionalInt.of(0)),
                 entry(Options.MANAGEMENT_HOST, "0.0.0.0"),
                 entry(Options.LOG_FORMAT, Options.LogFormat.JSON),
+                entry(Options.TRACE_HEALTH, true),
                 entry(Options.DRAIN, Duration.ofSeconds(0)),
                 entry(Options.MAX_CONNECTIONS, 500),
                 entry(Options.MIN_BODY_RATE, 0),
@@ -140,7 +142,8 @@ class OptionsTest {
                 "PLANTSTORE_MAX_CONNECTIONS", "20000", "PLANTSTORE_MIN_BODY_RATE", "1024",
                 "PLANTSTORE_WEBHOOK_URL", "http://hooks.example/", "PLANTSTORE_WEBHOOK_SECRET_FILE", "secret",
                 "PLANTSTORE_TRUSTED_PROXIES", "192.0.2.0/24"));
-        env.putAll(Map.of("PLANTSTORE_MIGRATE", "no", "PLANTSTORE_DB_POOL_SIZE", "40"));
+        env.putAll(Map.of("PLANTSTORE_MIGRATE", "no", "PLANTSTORE_DB_POOL_SIZE", "40",
+                "PLANTSTORE_TRACE_HEALTH", "on"));
         assertEquals(Map.<Options.Option<?>, Object>ofEntries(
                 entry(Options.HOST, "::1"),
                 entry(Options.PORT, 9000),
@@ -156,6 +159,7 @@ class OptionsTest {
                 entry(Options.MANAGEMENT_PORT, OptionalInt.of(9090)),
                 entry(Options.MANAGEMENT_HOST, "10.0.0.1"),
                 entry(Options.LOG_FORMAT, Options.LogFormat.JSON),
+                entry(Options.TRACE_HEALTH, true),
                 entry(Options.DRAIN, Duration.ofSeconds(12)),
                 entry(Options.MAX_CONNECTIONS, 20_000),
                 entry(Options.MIN_BODY_RATE, 1024),

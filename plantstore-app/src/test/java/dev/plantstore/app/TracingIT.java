@@ -20,10 +20,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -201,27 +203,85 @@ class TracingIT {
         }
     }
 
+    /** An OTLP/HTTP collector of the test's, on a free port, noting each export's body and content type. */
+    private record Collector(HttpServer server, List<byte[]> exports, List<String> contentTypes) {
+
+        static Collector start(List<AutoCloseable> started) throws IOException {
+            var collector = new Collector(
+                    HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0),
+                    new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+            collector.server.createContext("/v1/traces", exchange -> {
+                collector.contentTypes.add(exchange.getRequestHeaders().getFirst("Content-Type"));
+                collector.exports.add(exchange.getRequestBody().readAllBytes());
+                exchange.sendResponseHeaders(200, -1);
+                exchange.close();
+            });
+            collector.server.start();
+            started.add(() -> collector.server.stop(0));
+            return collector;
+        }
+
+        Map<String, String> tracedHere(String... more) {
+            var env = new HashMap<>(Map.of("PLANTSTORE_TOKENS", TOKEN, "OTEL_EXPORTER_OTLP_ENDPOINT",
+                    "http://127.0.0.1:" + server.getAddress().getPort(), "OTEL_BSP_SCHEDULE_DELAY", "100"));
+            for (int i = 0; i < more.length; i += 2) {
+                env.put(more[i], more[i + 1]);
+            }
+            return env;
+        }
+
+        boolean exported(byte[] bytes) {
+            return exports.stream().anyMatch(body -> contains(body, bytes));
+        }
+    }
+
     @Test
     void overOtlpByDefaultTheSpansReachTheCollector() throws Exception {
-        List<byte[]> exports = new CopyOnWriteArrayList<>();
-        List<String> contentTypes = new CopyOnWriteArrayList<>();
-        HttpServer collector = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        collector.createContext("/v1/traces", exchange -> {
-            contentTypes.add(exchange.getRequestHeaders().getFirst("Content-Type"));
-            exports.add(exchange.getRequestBody().readAllBytes());
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        collector.start();
-        started.add(() -> collector.stop(0));
-        var env = Map.of("PLANTSTORE_TOKENS", TOKEN, "OTEL_EXPORTER_OTLP_ENDPOINT",
-                "http://127.0.0.1:" + collector.getAddress().getPort(), "OTEL_BSP_SCHEDULE_DELAY", "100");
-        try (var jar = RunningJar.start(dir, env)) {
+        var collector = Collector.start(started);
+        try (var jar = RunningJar.start(dir, collector.tracedHere())) {
             assertEquals(200, create(jar, 1, "00-" + TRACE_ID + "-" + CALLER_SPAN_ID + "-01"));
             byte[] traceId = HexFormat.of().parseHex(TRACE_ID);
-            assertTrue(Poll.until(WAIT, LOOK, () -> exports.stream().anyMatch(body -> contains(body, traceId))),
-                    "an OTLP export holds the trace");
-            assertEquals("application/x-protobuf", contentTypes.get(0));
+            assertTrue(Poll.until(WAIT, LOOK, () -> collector.exported(traceId)), "an OTLP export holds the trace");
+            assertEquals("application/x-protobuf", collector.contentTypes().get(0));
+        }
+    }
+
+    @Test
+    void theLastRequestsSpansAreExportedWhenTheServerStops() throws Exception {
+        var collector = Collector.start(started);
+        // An export schedule no test waits for: only the stop's flush can send the spans.
+        try (var jar = RunningJar.start(dir, collector.tracedHere("OTEL_BSP_SCHEDULE_DELAY", "600000"))) {
+            assertEquals(200, create(jar, 1, "00-" + TRACE_ID + "-" + CALLER_SPAN_ID + "-01"));
+            jar.stopAndCollectOutput();
+        }
+        assertTrue(collector.exported(HexFormat.of().parseHex(TRACE_ID)), "the stop exported the create's trace");
+    }
+
+    private static int probe(RunningJar jar) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(jar.uri("/health/live")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Test
+    void theHealthProbesAreTracedOnlyWhenAsked() throws Exception {
+        byte[] probeSpan = "GET /health/live".getBytes(StandardCharsets.UTF_8);
+        byte[] createSpan = "POST /plants".getBytes(StandardCharsets.UTF_8);
+        var untraced = Collector.start(started);
+        try (var jar = RunningJar.start(dir, untraced.tracedHere())) {
+            assertEquals(200, probe(jar));
+            // The access line is written once the exchange is over, after its span (if any) has ended: a span of
+            // the probe's would be exported no later than the create's.
+            assertTrue(Poll.until(WAIT, LOOK, () -> jar.outputSoFar().contains(" GET /health/live 200 ")),
+                    jar::outputSoFar);
+            assertEquals(200, create(jar, 1, "00-" + TRACE_ID + "-" + CALLER_SPAN_ID + "-01"));
+            assertTrue(Poll.until(WAIT, LOOK, () -> untraced.exported(createSpan)), "the create's span is exported");
+            assertFalse(untraced.exported(probeSpan), "the probe's is not");
+        }
+
+        var traced = Collector.start(started);
+        try (var jar = RunningJar.start(dir, traced.tracedHere("PLANTSTORE_TRACE_HEALTH", "on"))) {
+            assertEquals(200, probe(jar));
+            assertTrue(Poll.until(WAIT, LOOK, () -> traced.exported(probeSpan)), "the probe's span is exported");
         }
     }
 

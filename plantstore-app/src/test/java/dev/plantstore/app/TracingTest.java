@@ -47,4 +47,55 @@ class TracingTest {
         assertTrue(refused.getMessage().startsWith("tracing: "), refused.getMessage());
         assertFalse(refused.getMessage().contains("\n"), refused.getMessage());
     }
+
+    @Test
+    void theSdkIsConfiguredFromTheEnvironmentItIsGiven() {
+        assertThrows(UsageException.class,
+                () -> Tracing.start(Map.of("OTEL_TRACES_EXPORTER", "carrier-pigeon"), properties()));
+    }
+
+    /** What {@link Tracing#start} refuses these settings with. */
+    private static String refusalOf(Map<String, String> environment) {
+        return assertThrows(UsageException.class, () -> Tracing.start(environment, properties())).getMessage();
+    }
+
+    private static void assertShowsNoCredential(String refusal) {
+        assertFalse(refusal.contains("SECRET") || refusal.contains("PW"), refusal);
+        assertFalse(refusal.contains("\n"), refusal);
+    }
+
+    @Test
+    void aHeadersVariableTheSdkCannotSplitIsNamedWithoutItsValue() {
+        String refusal = refusalOf(Map.of("OTEL_EXPORTER_OTLP_HEADERS", "Authorization=Bearer SECRET,broken",
+                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"));
+        assertTrue(refusal.startsWith("tracing: OTEL_EXPORTER_OTLP_HEADERS "), refusal);
+        assertFalse(refusal.contains("OTEL_EXPORTER_OTLP_ENDPOINT"), "only the one the SDK named: " + refusal);
+        assertShowsNoCredential(refusal);
+    }
+
+    @Test
+    void aHeaderValueTheSdkCannotDecodeNamesTheVariablesSetWithoutTheirValues() {
+        String refusal = refusalOf(Map.of("OTEL_EXPORTER_OTLP_HEADERS", "Authorization=Bearer%SECRET",
+                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318", "PATH", "/usr/bin"));
+        assertTrue(refusal.contains("OTEL_EXPORTER_OTLP_HEADERS") && refusal.contains("OTEL_EXPORTER_OTLP_ENDPOINT"),
+                refusal);
+        assertFalse(refusal.contains("PATH"), refusal);
+        assertShowsNoCredential(refusal);
+    }
+
+    @Test
+    void anEndpointTheSdkCannotParseIsNamedWithoutItsPassword() {
+        String refusal = refusalOf(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://user:PW@[bad"));
+        assertTrue(refusal.contains("OTEL_EXPORTER_OTLP_ENDPOINT"), refusal);
+        assertShowsNoCredential(refusal);
+    }
+
+    @Test
+    void aSystemPropertyTheSdkRefusesIsNamedAsItWasSet() {
+        var refused = assertThrows(UsageException.class, () -> Tracing.start(Map.of(),
+                properties("otel.exporter.otlp.headers", "Authorization=Bearer SECRET,broken",
+                        "otel.exporter.otlp.endpoint", "http://127.0.0.1:4318")));
+        assertTrue(refused.getMessage().startsWith("tracing: otel.exporter.otlp.headers "), refused.getMessage());
+        assertShowsNoCredential(refused.getMessage());
+    }
 }

@@ -18,7 +18,8 @@ import org.slf4j.MDC;
  * The before-handler that admits a request only with a valid bearer token (RFC 6750), on the routes that need one.
  *
  * <p>A request's credentials are judged once, in {@link #decide}, whoever asks first: the server's body reader (which
- * reads ahead only the body of a create it admits) or this handler. The decision is kept on the request, so that a
+ * reads ahead only the body of a create it admits), the request's span (which continues the caller's trace only for a
+ * create or delete it admits) or this handler. The decision is kept on the request, so that a
  * refused token counts once against its client however many places look, and a limited client is refused before its
  * token is looked at, everywhere a token is needed. The client is the peer's address, or the one a trusted proxy names
  * ({@link ClientAddresses}); an IPv6 client counts by its /64. Paths that need no token never ask, so a token there

@@ -3,6 +3,7 @@ package dev.plantstore.http;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -22,15 +23,25 @@ import java.util.function.BooleanSupplier;
  */
 public final class Health {
 
+    private static final String LIVE = "/health/live";
+    private static final String READY = "/health/ready";
+    private static final String READY_AS_BEFORE = "/health";
+    private static final Set<String> PATHS = Set.of(LIVE, READY, READY_AS_BEFORE);
+
     private Health() {
     }
 
     /** Adds the three routes; {@code ready} must answer quickly and never throw. */
     public static void mount(JavalinConfig config, BooleanSupplier ready) {
         Objects.requireNonNull(ready, "null ready");
-        AllowedMethods.get(config, "/health/live", ctx -> Json.respondStatus(ctx, 200, "UP"));
-        AllowedMethods.get(config, "/health/ready", ctx -> respondReadiness(ctx, ready));
-        AllowedMethods.get(config, "/health", ctx -> respondReadiness(ctx, ready));
+        AllowedMethods.get(config, LIVE, ctx -> Json.respondStatus(ctx, 200, "UP"));
+        AllowedMethods.get(config, READY, ctx -> respondReadiness(ctx, ready));
+        AllowedMethods.get(config, READY_AS_BEFORE, ctx -> respondReadiness(ctx, ready));
+    }
+
+    /** Whether a request for {@code path} goes to one of the routes, which Javalin serves with a trailing slash too. */
+    static boolean isProbe(String path) {
+        return PATHS.contains(path) || path.endsWith("/") && PATHS.contains(path.substring(0, path.length() - 1));
     }
 
     private static void respondReadiness(Context ctx, BooleanSupplier ready) {

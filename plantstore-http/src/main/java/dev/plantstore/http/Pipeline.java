@@ -52,14 +52,16 @@ import org.slf4j.LoggerFactory;
  *    4 TransferCodings      -LS-  501 for a Transfer-Encoding other than chunked, before anything reads the body
  *    5 BodyBeforeHandler    -LS-  an admitted create's body, read ahead without a thread; asks BearerAuth (12)
  *    6 RequestIds           MLSP  X-Request-Id on the response, requestId in the MDC, for everything inside
- *    7 RequestSpans         MLS-  when tracing is on: a server span continuing the caller's trace, current and in the
- *                                 MDC for everything inside, ended with the status once the response is complete
+ *    7 RequestSpans         MLS-  when tracing is on: a server span, current and in the MDC for everything inside,
+ *                                 ended with the status once the response is complete; continuing the caller's trace
+ *                                 only for a create or delete that BearerAuth (12) admits, which it asks; none for
+ *                                 the health routes (14) unless asked
  *    8 OwnHosts             ---P  421 for a Host other than an address, localhost or the port's own host
  *    9 MethodOverrides      MLS-  400 for X-HTTP-Method-Override and the like
  *  Javalin's before-handlers, in order (Javalin, and a host's handlers added before mount, sit inside the Jetty ones)
  *   10 SecurityHeaders      --SP  Cache-Control and nosniff on every path, before anything else
  *   11 Cors                 MLS-  /plants, /plants/*, /openapi.*, for the listed origins: answers a preflight
- *   12 BearerAuth           MLS-  /plants, /plants/*: judges the credentials once per request (5 may have asked
+ *   12 BearerAuth           MLS-  /plants, /plants/*: judges the credentials once per request (5 or 7 may have asked
  *                                 already): 429, 400, 401, 403 or 503, else the caller is known; refused tokens count
  *                                 against the client (ClientAddresses: the peer, or from a trusted proxy the client
  *                                 it names); sets the security headers (where 10 set them already, to the same
@@ -158,8 +160,10 @@ final class Pipeline {
                     "X-Request-Id on the response, requestId in the MDC, for everything inside",
                     assembly -> assembly.handlers.add(new RequestIds())),
             new Step(Layer.JETTY, "RequestSpans", API,
-                    "when tracing is on: a server span continuing the caller's trace, current and in the MDC for "
-                            + "everything inside, ended with the status once the response is complete",
+                    "when tracing is on: a server span, current and in the MDC for everything inside, ended with the "
+                            + "status once the response is complete; continuing the caller's trace only for a create "
+                            + "or delete that BearerAuth (12) admits, which it asks; none for the health routes (14) "
+                            + "unless asked",
                     Pipeline::requestSpans),
             new Step(Layer.JETTY, "OwnHosts", EnumSet.of(Audience.MANAGEMENT_PORT),
                     "421 for a Host other than an address, localhost or the port's own host",
@@ -174,7 +178,7 @@ final class Pipeline {
                     "/plants, /plants/*, /openapi.*, for the listed origins: answers a preflight",
                     Pipeline::cors),
             new Step(Layer.BEFORE, "BearerAuth", API,
-                    "/plants, /plants/*: judges the credentials once per request (5 may have asked already): 429, "
+                    "/plants, /plants/*: judges the credentials once per request (5 or 7 may have asked already): 429, "
                             + "400, 401, 403 or 503, else the caller is known; refused tokens count against the client "
                             + "(ClientAddresses: the peer, or from a trusted proxy the client it names); sets the "
                             + "security headers (where 10 set them already, to the same values)",
@@ -377,9 +381,17 @@ final class Pipeline {
         assembly.config.routes.exception(Exception.class, (e, ctx) -> GuardedHandler.respondInternalError(ctx, e));
     }
 
+    /**
+     * The credentials of a create or delete are judged before its span starts, so that only an admitted caller's
+     * trace is continued; the gate (12) then finds the decision made. No other request's caller is continued, so no
+     * other request needs its credentials judged early.
+     */
     private static void requestSpans(Assembly assembly) {
         assembly.api().tracing().ifPresent(openTelemetry -> {
-            assembly.handlers.add(new RequestSpans(openTelemetry));
+            BearerAuth auth = assembly.auth();
+            Predicate<Request> admittedWrite = request -> (isCreate(request) || isDelete(request))
+                    && auth.decisionFor(request) instanceof BearerAuth.Admitted;
+            assembly.handlers.add(new RequestSpans(openTelemetry, assembly.api().healthTraced(), admittedWrite));
             assembly.config.requestLogger.http((ctx, millis) -> RequestSpans.nameByRoute(ctx));
         });
     }
@@ -418,6 +430,13 @@ final class Pipeline {
         return path.startsWith(COLLECTION)
                 && (path.length() == COLLECTION.length() || path.length() == COLLECTION.length() + 1
                         && path.charAt(COLLECTION.length()) == '/');
+    }
+
+    /** {@code DELETE /plants/...}, which the gate (12) judges whatever follows the slash. */
+    private static boolean isDelete(Request request) {
+        String path = Request.getPathInContext(request);
+        return HttpMethod.DELETE.is(request.getMethod()) && path.startsWith(COLLECTION + "/")
+                && path.length() > COLLECTION.length() + 1;
     }
 
     private static String describe(HttpResponseException e, Context ctx) {

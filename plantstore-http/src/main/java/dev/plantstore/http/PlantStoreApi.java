@@ -88,6 +88,7 @@ public final class PlantStoreApi extends Plugin<Void> {
     private final int authFailureLimit;
     private final Optional<MeterRegistry> metrics;
     private final Optional<OpenTelemetry> tracing;
+    private final boolean healthTraced;
     /** What the health routes answer; none are mounted when empty. */
     private final Optional<BooleanSupplier> readiness;
     private final BearerAuth.Scopes scopes;
@@ -109,6 +110,7 @@ public final class PlantStoreApi extends Plugin<Void> {
         this.authFailureLimit = settings.authFailureLimit;
         this.metrics = settings.metrics;
         this.tracing = settings.tracing;
+        this.healthTraced = settings.healthTraced;
         this.readiness = settings.readiness;
         this.scopes = Objects.requireNonNull(settings.scopes, "null scopes");
         this.clientAddresses = settings.clientAddresses;
@@ -127,6 +129,7 @@ public final class PlantStoreApi extends Plugin<Void> {
         private int authFailureLimit = DEFAULT_AUTH_FAILURE_LIMIT;
         private Optional<MeterRegistry> metrics = Optional.empty();
         private Optional<OpenTelemetry> tracing = Optional.empty();
+        private boolean healthTraced;
         private Optional<BooleanSupplier> readiness;
         private BearerAuth.Scopes scopes = new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE);
         private ClientAddresses clientAddresses = ClientAddresses.PEERS_ONLY;
@@ -147,6 +150,7 @@ public final class PlantStoreApi extends Plugin<Void> {
             authFailureLimit = api.authFailureLimit;
             metrics = api.metrics;
             tracing = api.tracing;
+            healthTraced = api.healthTraced;
             readiness = api.readiness;
             scopes = api.scopes;
             clientAddresses = api.clientAddresses;
@@ -325,13 +329,16 @@ public final class PlantStoreApi extends Plugin<Void> {
 
     /**
      * A copy that traces each request with {@code openTelemetry}, the application's own: a server span per request,
-     * named by its route ({@code POST /plants}, {@code DELETE /plants/{id}}), continuing the caller's W3C
-     * {@code traceparent} (a malformed one starts a new trace); under it a span for the store's write, the wait for and
-     * the time in its group commit; the outcome ({@code created}, {@code already_stored}, {@code duplicate},
-     * {@code deleted}, {@code absent}, {@code unavailable}, {@code failed}) and the caller's name on both, never a
-     * token. The write's trace context is kept with its webhook events, whose deliveries join the trace. The span's
-     * trace and span ids go into the SLF4J MDC ({@value RequestSpans#TRACE_ID_MDC_KEY},
-     * {@value RequestSpans#SPAN_ID_MDC_KEY}) while the request is served. Untraced unless this is called.
+     * named by its route ({@code POST /plants}, {@code DELETE /plants/{id}}); under it a span for the store's write,
+     * the wait for and the time in its group commit; the outcome ({@code created}, {@code already_stored},
+     * {@code duplicate}, {@code deleted}, {@code absent}, {@code unavailable}, {@code failed}) and the caller's name on
+     * both, never a token. A create or delete whose token is admitted continues the caller's W3C {@code traceparent}
+     * and {@code tracestate} (a malformed one starts a new trace); any other request, refused or needing no token,
+     * starts a trace of its own whatever it sends, so that a caller without a valid token decides no sampling and
+     * puts nothing in the store. The write's trace context is kept with its webhook events, whose deliveries join the
+     * trace. The span's trace and span ids go into the SLF4J MDC ({@value RequestSpans#TRACE_ID_MDC_KEY},
+     * {@value RequestSpans#SPAN_ID_MDC_KEY}) while the request is served. Untraced unless this is called. The health
+     * routes' requests are not traced unless {@link #withHealthTraced} asks.
      */
     public PlantStoreApi withTracing(OpenTelemetry openTelemetry) {
         Optional<OpenTelemetry> tracing = Optional.of(openTelemetry);
@@ -340,6 +347,18 @@ public final class PlantStoreApi extends Plugin<Void> {
 
     Optional<OpenTelemetry> tracing() {
         return tracing;
+    }
+
+    /**
+     * A copy that does, or does not, trace the requests for the {@link Health} routes, when {@link #withTracing}
+     * traces the others. Not by default: a load balancer probing every second would make a trace a second.
+     */
+    public PlantStoreApi withHealthTraced(boolean traced) {
+        return with(settings -> settings.healthTraced = traced);
+    }
+
+    boolean healthTraced() {
+        return healthTraced;
     }
 
     /**

@@ -12,6 +12,7 @@ import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -20,11 +21,13 @@ import org.eclipse.jetty.util.Callback;
 import org.slf4j.MDC;
 
 /**
- * A server span per request, continuing the caller's trace as the application's propagators read it (W3C
- * {@code traceparent} by default; the propagator ignores a malformed one, and the request starts a new trace). The
- * span is current, and its ids are in the MDC, for everything inside; it ends once the response is complete, with its
- * status. A Jetty handler inside the one that reads a create's body ahead, so that the span is current on the thread
- * that goes on to serve the request.
+ * A server span per request. A create or delete whose credentials are admitted continues the caller's trace as the
+ * application's propagators read it (W3C {@code traceparent} and {@code tracestate} by default; the propagator ignores
+ * a malformed one, and the request starts a new trace). Any other request starts a trace of its own, whatever it
+ * sends: the caller's sampled flag would otherwise decide what is exported, and its trace state would go with the
+ * write to the store and on to the webhooks' receivers. The span is current, and its ids are in the MDC, for
+ * everything inside; it ends once the response is complete, with its status. A Jetty handler inside the one that
+ * reads a create's body ahead, so that the span is current on the thread that goes on to serve the request.
  */
 final class RequestSpans extends Handler.Wrapper {
 
@@ -55,18 +58,29 @@ final class RequestSpans extends Handler.Wrapper {
 
     private final Tracer tracer;
     private final TextMapPropagator propagator;
+    private final boolean healthTraced;
+    private final Predicate<Request> admittedWrite;
 
-    RequestSpans(OpenTelemetry openTelemetry) {
+    /**
+     * {@code healthTraced}: whether the {@link Health} routes' requests get a span too; {@code admittedWrite}: whether
+     * a request is a create or delete whose credentials are admitted, the one kind whose caller's trace it continues.
+     */
+    RequestSpans(OpenTelemetry openTelemetry, boolean healthTraced, Predicate<Request> admittedWrite) {
         this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
         this.propagator = openTelemetry.getPropagators().getTextMapPropagator();
+        this.healthTraced = healthTraced;
+        this.admittedWrite = admittedWrite;
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        io.opentelemetry.context.Context caller = propagator.extract(io.opentelemetry.context.Context.root(),
-                request, HEADERS);
+        if (!healthTraced && Health.isProbe(Request.getPathInContext(request))) {
+            // A load balancer probes every second or so: a trace per probe would bury the requests worth seeing.
+            return super.handle(request, response, callback);
+        }
+        io.opentelemetry.context.Context root = io.opentelemetry.context.Context.root();
         Span span = tracer.spanBuilder(request.getMethod())
-                .setParent(caller)
+                .setParent(admittedWrite.test(request) ? propagator.extract(root, request, HEADERS) : root)
                 .setSpanKind(SpanKind.SERVER)
                 .startSpan();
         // Set once sampled rather than on the builder, which collects them for every request, recorded or not.

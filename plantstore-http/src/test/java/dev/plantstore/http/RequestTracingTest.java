@@ -17,6 +17,9 @@ import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.TraceContext;
 import dev.plantstore.testkit.Poll;
+import io.javalin.Javalin;
+import io.javalin.testtools.JavalinTest;
+import io.javalin.testtools.Response;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -33,6 +36,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -210,5 +214,117 @@ class RequestTracingTest {
         SpanData request = exported.getFinishedSpanItems().get(0);
         assertEquals(401L, request.getAttributes().get(AttributeKey.longKey("http.response.status_code")));
         assertEquals(StatusCode.UNSET, request.getStatus().getStatusCode(), "a client's error is not the server's");
+    }
+
+    /** What a load balancer asks: each health route, one of them with a trailing slash, which Javalin routes too. */
+    private static void probe(io.javalin.testtools.HttpClient client) {
+        for (String path : List.of("/health", "/health/live", "/health/ready", "/health/ready/")) {
+            assertEquals(200, client.get(path).code(), path);
+        }
+    }
+
+    @Test
+    void theHealthProbesAreNotTracedByDefault() throws Exception {
+        withServer(TestApi.api(PlantStores.inMemory()).withTracing(tracing), (server, client) -> {
+            probe(client);
+            create(client, "{\"id\":1,\"name\":\"Fern\"}");
+        });
+        // The server has stopped, which ends any span still open: every span there will be is exported.
+        assertEquals(Set.of("POST /plants", "store create"), exported.getFinishedSpanItems().stream()
+                .map(SpanData::getName).collect(Collectors.toSet()));
+    }
+
+    @Test
+    void theHealthProbesAreTracedWhenAsked() throws Exception {
+        withServer(TestApi.api(PlantStores.inMemory()).withTracing(tracing).withHealthTraced(true),
+                (server, client) -> {
+                    probe(client);
+                    assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(10),
+                            () -> exported.getFinishedSpanItems().size() == 4), "the spans ended");
+                });
+        assertEquals(List.of("/health", "/health/live", "/health/ready", "/health/ready"),
+                exported.getFinishedSpanItems().stream()
+                        .map(span -> span.getAttributes().get(AttributeKey.stringKey("http.route"))).sorted()
+                        .toList());
+    }
+
+    @Test
+    void aRefusedOrUnauthenticatedRequestStartsATraceOfItsOwn() throws Exception {
+        withServer(TestApi.api(PlantStores.inMemory()).withTracing(tracing), (server, client) -> {
+            client.request("/plants/1", request -> request.delete(BodyPublishers.noBody())
+                    .header("Authorization", "Bearer wrong").header("traceparent", TRACEPARENT));
+            post(client, BodyPublishers.ofString("{\"id\":1,\"name\":\"Fern\"}"), request -> request
+                    .header("Content-Type", "application/json").header("traceparent", TRACEPARENT)
+                    .header("tracestate", "rojo=00f067aa0ba902b7"));
+            client.request("/openapi.json", request -> request.header("traceparent", TRACEPARENT));
+            assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(10),
+                    () -> exported.getFinishedSpanItems().size() == 3), "the spans ended");
+        });
+        for (SpanData span : exported.getFinishedSpanItems()) {
+            assertNotEquals(TRACE_ID, span.getTraceId(), span.toString());
+            assertFalse(span.getParentSpanContext().isValid(), span.toString());
+            assertTrue(span.getSpanContext().getTraceState().isEmpty(), span.toString());
+            assertTrue(span.getLinks().isEmpty(), span.toString());
+        }
+    }
+
+    @Test
+    void theCallersSampledFlagDecidesOnlyForAnAdmittedCaller() throws Exception {
+        // Closed with the other at the end: closing it would empty the exporter they share.
+        OpenTelemetrySdk sampledByCallersOnly = sdkSampling(Sampler.parentBased(Sampler.alwaysOff()));
+        withServer(TestApi.api(PlantStores.inMemory()).withTracing(sampledByCallersOnly), (server, client) -> {
+            client.request("/plants/1", request -> request.delete(BodyPublishers.noBody())
+                    .header("Authorization", "Bearer wrong").header("traceparent", TRACEPARENT));
+            create(client, "{\"id\":1,\"name\":\"Fern\"}", "traceparent", TRACEPARENT);
+            assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(10),
+                    () -> exported.getFinishedSpanItems().size() >= 2), "the create's spans ended");
+        });
+        // The server has stopped, which ends any span still open: every span there will be is exported.
+        List<SpanData> spans = exported.getFinishedSpanItems();
+        sampledByCallersOnly.close();
+        assertEquals(List.of("POST /plants", "store create"), spans.stream().map(SpanData::getName).sorted().toList());
+        assertTrue(spans.stream().allMatch(span -> span.getTraceId().equals(TRACE_ID)), spans.toString());
+    }
+
+    @Test
+    void anAdmittedDeleteContinuesTheCallersTrace() throws Exception {
+        withServer(TestApi.api(notingTraces()).withTracing(tracing), (server, client) -> {
+            create(client, "{\"id\":1,\"name\":\"Fern\"}");
+            client.request("/plants/1", request -> request.delete(BodyPublishers.noBody())
+                    .header("Authorization", BEARER).header("traceparent", TRACEPARENT));
+        });
+        SpanData request = spansByName(4).get("DELETE /plants/{id}");
+        assertEquals(TRACE_ID, request.getTraceId());
+        assertEquals(CALLER_SPAN_ID, request.getParentSpanId());
+    }
+
+    private static Response deleteWith(io.javalin.testtools.HttpClient client, String authorization) {
+        return client.request("/plants/1", request -> request.delete(BodyPublishers.noBody())
+                .header("Authorization", authorization).header("traceparent", TRACEPARENT));
+    }
+
+    /** Two refused tokens a minute are let through; were the span's question counted too, the second would be 429. */
+    private static void refusedTokensCountOnce(io.javalin.testtools.HttpClient client) {
+        assertEquals(401, deleteWith(client, "Bearer wrong").code());
+        assertEquals(401, deleteWith(client, "Bearer wrong").code());
+        assertEquals(429, deleteWith(client, BEARER).code());
+    }
+
+    @Test
+    void aRefusedTokenCountsOnceThoughTheSpanAsksFirst() {
+        withServer(TestApi.api(PlantStores.inMemory()).withTracing(tracing).withAuthFailureLimit(2),
+                (server, client) -> refusedTokensCountOnce(client));
+    }
+
+    @Test
+    void mountedOnAnotherApplicationTheSpanAndTheGateShareTheDecision() throws Exception {
+        PlantStoreApi api = TestApi.api(PlantStores.inMemory()).withTracing(tracing).withAuthFailureLimit(2);
+        JavalinTest.test(Javalin.create(api::mount), (server, client) -> {
+            assertEquals(404, deleteWith(client, BEARER).code());
+            refusedTokensCountOnce(client);
+        });
+        SpanData admitted = spansByName(2).get("DELETE /plants/{id}");
+        assertEquals(TRACE_ID, admitted.getTraceId());
+        assertEquals(CALLER_SPAN_ID, admitted.getParentSpanId());
     }
 }
