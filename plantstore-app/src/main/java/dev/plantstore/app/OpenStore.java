@@ -8,7 +8,7 @@ import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.Webhooks;
-import dev.plantstore.sqlite.DurableSqlite;
+import dev.plantstore.sqlite.SqliteFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -65,9 +65,9 @@ final class OpenStore {
             PlantStore store;
             if (spec instanceof StoreSpec.Sqlite sqlite) {
                 closing.opened("the store's lock file", lockExclusively(sqlite.file()), OpenStore::release);
-                HikariDataSource pool = closing.opened("the store's connections",
-                        sqlitePool(sqlite.file(), webhooks.isPresent()), HikariDataSource::close);
-                store = jdbc(spec, pool, access, commits, webhooks);
+                SqliteFile file = closing.opened("the store's connections", SqliteFile.open(sqlite.file()),
+                        SqliteFile::close);
+                store = jdbc(spec, file, access, commits, webhooks);
             } else if (spec instanceof StoreSpec.Postgres postgres) {
                 HikariDataSource pool = closing.opened("the store's connections",
                         postgresPool(postgres, secrets, access.poolSize()), HikariDataSource::close);
@@ -97,7 +97,7 @@ final class OpenStore {
         return spec instanceof StoreSpec.Postgres postgres ? postgres.masked(reason) : reason;
     }
 
-    private static PlantStore jdbc(StoreSpec spec, HikariDataSource pool, Access access, CommitListener commits,
+    private static PlantStore jdbc(StoreSpec spec, DataSource pool, Access access, CommitListener commits,
                                    Optional<Webhooks> webhooks) throws StartupException {
         if (!access.migrate()) {
             requireCurrentSchema(spec, pool);
@@ -201,19 +201,6 @@ final class OpenStore {
      * batch, so the pool keeps them open. Two: the writer's, and one for a read or a health check beside it; and a
      * third for the webhook deliveries when there are any.
      */
-    private static HikariDataSource sqlitePool(Path file, boolean webhooks) {
-        var config = new HikariConfig();
-        config.setPoolName("plantstore-sqlite");
-        config.setDataSource(DurableSqlite.dataSource(file));
-        config.setMaximumPoolSize(webhooks ? 3 : 2);
-        // A pooled connection is never replaced (the pool's default is every 30 minutes): SQLite has no server that
-        // ends connections, and a connection kept open keeps working when the directory is made unwritable under the
-        // running server, where a new one could not be opened. Such a fault shows at the next start, clearly.
-        config.setMaxLifetime(0);
-        config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
-        return new HikariDataSource(config);
-    }
-
     static HikariDataSource postgresPool(StoreSpec.Postgres spec, Options.Secrets secrets, int size) {
         return new HikariDataSource(postgresConfig(spec, secrets, size));
     }

@@ -5,12 +5,15 @@ import dev.plantstore.core.InvalidPlantException;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStores;
+import dev.plantstore.sqlite.SqliteFile;
 import java.io.PrintStream;
+import java.nio.file.Path;
 
 public final class UseTheStore {
 
     public static void main(String[] args) {
-        try (PlantStore store = PlantStores.inMemory()) {
+        try (SqliteFile file = SqliteFile.open(Path.of("plants.db"));
+             PlantStore store = PlantStores.jdbc(file)) {
             run(store, System.out);
         }
     }

@@ -5,9 +5,9 @@ import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
 /**
- * The SQLite settings the server runs with. Internal to this project, not part of the library: it is here, in a
- * module of its own, so that plantstore-core's tests of the JDBC store run on exactly the server's settings (the
- * core library has no driver, and its tests cannot depend on the server).
+ * The SQLite settings the server runs with, which {@link SqliteFile} opens a file with: in a module of its own, so
+ * that plantstore-core's tests of the JDBC store run on exactly the server's settings (the core library has no
+ * driver, and its tests cannot depend on the server).
  */
 public final class DurableSqlite {
 
