@@ -24,6 +24,8 @@ import java.util.Map;
 final class BackupCommand {
 
     static final String NAME = "backup";
+    private static final String USAGE = "usage: java -jar plantstore.jar backup FILE --store sqlite:PATH (FILE must "
+            + "not exist)";
 
     private BackupCommand() {
     }
@@ -31,8 +33,7 @@ final class BackupCommand {
     /** Runs the command; returns the exit status: 0 done, 1 the copy failed, 2 a usage error. */
     static int run(List<String> args, Map<String, String> env) {
         if (args.isEmpty() || args.get(0).startsWith("-")) {
-            System.err.println("plantstore: usage: java -jar plantstore.jar backup FILE --store sqlite:PATH (FILE "
-                    + "must not exist)");
+            System.err.println("plantstore: " + USAGE);
             return 2;
         }
         Path target = Path.of(args.get(0));
@@ -42,6 +43,13 @@ final class BackupCommand {
         } catch (UsageException e) {
             System.err.println("plantstore: " + e.getMessage());
             return 2;
+        }
+        if (options.action().isPresent()) {
+            System.out.println(switch (options.action().get()) {
+                case HELP -> USAGE;
+                case VERSION -> BuildInfo.OF_THIS_BUILD.line();
+            });
+            return 0;
         }
         if (!(options.get(STORE) instanceof StoreSpec.Sqlite sqlite)) {
             System.err.println("plantstore: backup copies a SQLite store (--store sqlite:PATH); back up PostgreSQL "

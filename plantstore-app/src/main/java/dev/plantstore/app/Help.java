@@ -14,7 +14,7 @@ final class Help {
     private Help() {
     }
 
-    static String usage(List<Options.Option<?>> options, List<Options.Secret> secrets) {
+    static String usage(List<Options.Option<?>> options, List<Options.Action> actions, List<Options.Secret> secrets) {
         StringBuilder text = new StringBuilder("""
                 Usage: java -jar plantstore.jar [options]
                        java -jar plantstore.jar migrate [options]
@@ -40,7 +40,9 @@ final class Help {
                 lines[1].lines().forEach(line -> text.append(" ".repeat(HELP_COLUMN)).append(line).append('\n'));
             }
         }
-        entry(text, "-h, --help", "print this help and exit");
+        for (Options.Action action : actions) {
+            entry(text, String.join(", ", action.flags()), action.help());
+        }
         text.append("\nFrom the environment only, since a secret given as a flag is visible to every user"
                 + " through ps:\n");
         for (Options.Secret secret : secrets) {

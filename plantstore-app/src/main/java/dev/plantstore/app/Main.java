@@ -82,8 +82,11 @@ public final class Main {
         // Output and logging are configured once, here, before anything can log.
         Console out = Console.install(options.get(LOG_FORMAT));
         Interrupts interrupts = Interrupts.install(out);
-        if (options.help()) {
-            out.print(Options.USAGE);
+        if (options.action().isPresent()) {
+            out.print(switch (options.action().get()) {
+                case HELP -> Options.USAGE;
+                case VERSION -> BuildInfo.OF_THIS_BUILD.line() + System.lineSeparator();
+            });
             return;
         }
         try {
@@ -143,7 +146,7 @@ public final class Main {
         tracing.ifPresent(sdk -> closing.opened("tracing", sdk, OpenTelemetrySdk::close));
         // Metrics are recorded only when something can read them.
         Optional<PrometheusMeterRegistry> metrics = options.get(MANAGEMENT_PORT).isPresent()
-                ? Optional.of(jvmMeasured(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
+                ? Optional.of(measured(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
                 : Optional.empty();
         Optional<Webhooks> webhooks = WebhookConfig.configured(options.get(WEBHOOK_URL), secrets.webhookSecret(),
                 options.get(WEBHOOK_SECRET_FILE),
@@ -167,6 +170,8 @@ public final class Main {
 
         stop.serving(server, options.get(DRAIN));
 
+        // The first of the lines that say what runs, once it all opened: a start that fails prints its one line alone.
+        out.println(BuildInfo.OF_THIS_BUILD.line());
         out.println("store " + OpenStore.describe(options.get(STORE)) + " (" + promise(options.get(STORE)) + ")");
         options.get(OIDC_ISSUER).ifPresent(issuer -> out.println("access tokens from " + issuer + " for audience "
                 + options.get(OIDC_AUDIENCE).orElseThrow()
@@ -256,8 +261,9 @@ public final class Main {
         return store instanceof StoreSpec.Memory ? "not durable: plants are lost on exit" : "durable";
     }
 
-    /** JVM memory, garbage collection and threads, through Micrometer's binders. */
-    private static PrometheusMeterRegistry jvmMeasured(PrometheusMeterRegistry registry) {
+    /** What runs: the build's version and commit, and JVM memory, garbage collection and threads. */
+    private static PrometheusMeterRegistry measured(PrometheusMeterRegistry registry) {
+        BuildInfo.OF_THIS_BUILD.bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);

@@ -45,8 +45,11 @@ final class MigrateCommand {
             System.err.println("plantstore: " + e.getMessage());
             return 2;
         }
-        if (options.help()) {
-            System.out.println(USAGE);
+        if (options.action().isPresent()) {
+            System.out.println(switch (options.action().get()) {
+                case HELP -> USAGE;
+                case VERSION -> BuildInfo.OF_THIS_BUILD.line();
+            });
             return 0;
         }
         StoreSpec store = options.get(STORE);

@@ -36,6 +36,31 @@ final class Options {
     /** How log lines are written: for people, or one JSON object per line for a collector. */
     enum LogFormat { TEXT, JSON }
 
+    /**
+     * What the command line may ask for instead of a run: given anywhere among the arguments, the first of these in
+     * their order is done and nothing else is read.
+     */
+    enum Action {
+        HELP("print this help and exit", "-h", "--help"),
+        VERSION("print the version and the commit it was built from, and exit", "--version");
+
+        private final String help;
+        private final List<String> flags;
+
+        Action(String help, String... flags) {
+            this.help = help;
+            this.flags = List.of(flags);
+        }
+
+        String help() {
+            return help;
+        }
+
+        List<String> flags() {
+            return flags;
+        }
+    }
+
     /** The environment variables' common prefix: {@code --max-body-bytes} falls back to PLANTSTORE_MAX_BODY_BYTES. */
     static final String VARIABLE_PREFIX = "PLANTSTORE_";
 
@@ -157,7 +182,7 @@ final class Options {
     /** Every value taken from the environment alone. */
     static final List<Secret> SECRETS = List.of(TOKENS, DB_USER, DB_PASSWORD, WEBHOOK_SECRET);
 
-    static final String USAGE = Help.usage(TABLE, SECRETS);
+    static final String USAGE = Help.usage(TABLE, List.of(Action.values()), SECRETS);
 
     /**
      * One option as declared in the table.
@@ -216,8 +241,10 @@ final class Options {
     }
 
     static Options parse(List<String> args, Map<String, String> env) throws UsageException {
-        if (args.contains("-h") || args.contains("--help")) {
-            return from(Map.of(), true);
+        for (Action action : Action.values()) {
+            if (action.flags().stream().anyMatch(args::contains)) {
+                return from(Map.of(), Optional.of(action));
+            }
         }
         Map<String, Option<?>> byFlag = new HashMap<>();
         Map<String, Given> given = new HashMap<>();
@@ -251,7 +278,7 @@ final class Options {
                 throw new UsageException(flag + " needs a value (see --help)");
             }
         }
-        return from(given, false);
+        return from(given, Optional.empty());
     }
 
     /** The secrets in {@code env}: the one other place the environment is read for configuration. */
@@ -276,11 +303,11 @@ final class Options {
     }
 
     private final Map<Option<?>, Object> values;
-    private final boolean help;
+    private final Optional<Action> action;
 
-    private Options(Map<Option<?>, Object> values, boolean help) {
+    private Options(Map<Option<?>, Object> values, Optional<Action> action) {
         this.values = Map.copyOf(values);
-        this.help = help;
+        this.action = action;
     }
 
     /** The value of {@code option}: as given, else its default. */
@@ -294,14 +321,14 @@ final class Options {
         return value;
     }
 
-    /** Whether {@code --help} or {@code -h} was given: then nothing else was read. */
-    boolean help() {
-        return help;
+    /** The action the command line asks for ({@code --help}, {@code --version}): then nothing else was read. */
+    Optional<Action> action() {
+        return action;
     }
 
     /** Each value parsed in the table's order, so that the first bad one is the one refused. */
-    private static Options from(Map<String, Given> given, boolean help) throws UsageException {
-        if (!help && OIDC_ISSUER.valueIn(given).isPresent() != OIDC_AUDIENCE.valueIn(given).isPresent()) {
+    private static Options from(Map<String, Given> given, Optional<Action> action) throws UsageException {
+        if (action.isEmpty() && OIDC_ISSUER.valueIn(given).isPresent() != OIDC_AUDIENCE.valueIn(given).isPresent()) {
             throw new UsageException("--oidc-issuer and --oidc-audience go together: a token is accepted only for "
                     + "this server's audience");
         }
@@ -309,7 +336,7 @@ final class Options {
         for (Option<?> option : TABLE) {
             values.put(option, option.valueIn(given));
         }
-        return new Options(values, help);
+        return new Options(values, action);
     }
 
     private static Duration parseSeconds(Given given, int min, int max) throws UsageException {

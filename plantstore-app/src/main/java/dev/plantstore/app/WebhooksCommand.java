@@ -52,6 +52,13 @@ final class WebhooksCommand {
             err.println("plantstore: " + e.getMessage());
             return 2;
         }
+        if (options.action().isPresent()) {
+            out.print(switch (options.action().get()) {
+                case HELP -> USAGE;
+                case VERSION -> BuildInfo.OF_THIS_BUILD.line() + System.lineSeparator();
+            });
+            return 0;
+        }
         if (!(options.get(STORE) instanceof StoreSpec.Sqlite) && !(options.get(STORE) instanceof StoreSpec.Postgres)) {
             err.println("plantstore: webhooks " + args.get(0) + " needs --store sqlite:PATH or jdbc:postgresql:...; "
                     + "the memory store keeps its events in the server's own memory");

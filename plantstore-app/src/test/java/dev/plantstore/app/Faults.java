@@ -146,7 +146,8 @@ final class Faults {
             }
         }
         // The start-up lines (the schema's creation among them) and the stop lines are not the fault's.
-        other.removeIf(line -> line.contains("plantstore listening on") || line.contains("\"store ")
+        other.removeIf(line -> line.contains("plantstore listening on") || line.contains(BuildInfo.OF_THIS_BUILD.line())
+                || line.contains("\"store ")
                 || line.contains("\"logger\":\"dev.plantstore.core.jdbc.Schema\"")
                 || line.contains("plantstore stopped"));
         assertTrue(other.size() <= FAULT_LINES, "at most " + FAULT_LINES

@@ -64,6 +64,10 @@ class OptionsTableTest {
             assertTrue(Options.USAGE.matches("(?s).*\n  " + Pattern.quote(secret.variable()) + "\\s.*"),
                     secret.variable());
         }
+        for (Options.Action action : Options.Action.values()) {
+            assertTrue(Options.USAGE.matches("(?s).*\n  " + Pattern.quote(String.join(", ", action.flags()))
+                    + " +" + Pattern.quote(action.help()) + "\n.*"), action.flags() + " in\n" + Options.USAGE);
+        }
     }
 
     @Test
@@ -76,6 +80,11 @@ class OptionsTableTest {
             String shown = option.shownDefault().isEmpty() ? "none" : option.shownDefault();
             assertTrue(row.contains("| `" + option.variable() + "` | ")
                     && (row.contains(" | `" + shown + "` | ") || row.contains(" | " + shown + " | ")), row);
+        }
+        for (Options.Action action : Options.Action.values()) {
+            String flags = action.flags().stream().map(flag -> "`" + flag + "`").collect(Collectors.joining(", "));
+            assertTrue(rows.stream().anyMatch(line -> line.startsWith("| " + flags + " | | | ")),
+                    action.flags() + " is not in docs/reference.md");
         }
         String page = Files.readString(Path.of("..", "docs", "reference.md"));
         for (Options.Secret secret : Options.SECRETS) {

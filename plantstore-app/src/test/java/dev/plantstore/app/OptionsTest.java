@@ -228,7 +228,16 @@ class OptionsTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"-h", "--help"})
     void helpIsRecognisedBeforeAnythingElse(String flag) throws UsageException {
-        assertTrue(parse(Map.of("PLANTSTORE_PORT", "bad"), flag, "--nonsense").help());
+        assertEquals(Optional.of(Options.Action.HELP),
+                parse(Map.of("PLANTSTORE_PORT", "bad"), flag, "--nonsense").action());
+    }
+
+    @Test
+    void versionIsRecognisedBeforeAnythingElseButHelp() throws UsageException {
+        assertEquals(Optional.of(Options.Action.VERSION),
+                parse(Map.of("PLANTSTORE_PORT", "bad"), "--nonsense", "--version").action());
+        assertEquals(Optional.of(Options.Action.HELP), parse(Map.of(), "--version", "--help").action());
+        assertEquals(Optional.empty(), parse(Map.of()).action());
     }
 
     @Test
