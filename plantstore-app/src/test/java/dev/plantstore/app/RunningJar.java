@@ -54,7 +54,7 @@ final class RunningJar implements AutoCloseable {
     record Completed(int exitCode, String stdout, String stderr) {
     }
 
-    private static Path builtJar() {
+    static Path builtJar() {
         String jar = System.getProperty("plantstore.jar");
         assertTrue(jar != null && Path.of(jar).toFile().isFile(),
                 "plantstore.jar property names the built jar: " + jar);
@@ -153,6 +153,11 @@ final class RunningJar implements AutoCloseable {
 
     static Completed runToCompletion(Path workDir, String... args) throws Exception {
         return runToCompletion(processBuilder(workDir, args));
+    }
+
+    /** As {@link #runToCompletion(Path, String...)}, from {@code jar} rather than the built one. */
+    static Completed runJarToCompletion(Path jar, Path workDir, String... args) throws Exception {
+        return runToCompletion(processBuilder(List.of(), jar, workDir, args));
     }
 
     static Completed runToCompletion(Path workDir, Map<String, String> env, String... args) throws Exception {
