@@ -9,7 +9,6 @@ import java.util.Optional;
 import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The previous release's artifacts, which the compatibility checks compare this build with: the directory its release
@@ -33,11 +32,8 @@ public final class PreviousRelease {
     public static PreviousRelease require() {
         String named = System.getenv(DIR_VARIABLE);
         if (named == null || named.isBlank()) {
-            String reason = DIR_VARIABLE + " names no previous release's dist directory";
-            if ("required".equals(System.getenv(REQUIRED_VARIABLE))) {
-                throw new AssertionError(REQUIRED_VARIABLE + "=required but " + reason);
-            }
-            Assumptions.assumeTrue(false, reason);
+            RequiredTools.skipOrFail("Compatibility check", REQUIRED_VARIABLE,
+                    DIR_VARIABLE + " names no previous release's dist directory");
         }
         Path dir = Path.of(named);
         if (!Files.isDirectory(dir)) {

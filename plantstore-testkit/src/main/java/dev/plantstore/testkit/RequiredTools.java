@@ -37,7 +37,14 @@ public final class RequiredTools {
         if (missing.isEmpty()) {
             return;
         }
-        String reason = missing + (missing.contains(" and ") ? " are" : " is") + " missing";
+        skipOrFail(group, requiredVariable, missing + (missing.contains(" and ") ? " are" : " is") + " missing");
+    }
+
+    /**
+     * Skips the calling test for {@code reason}, said once for the group on standard error too; with
+     * {@code requiredVariable} set to {@code required}, fails it instead.
+     */
+    public static void skipOrFail(String group, String requiredVariable, String reason) {
         if ("required".equals(System.getenv(requiredVariable))) {
             throw new AssertionError(requiredVariable + "=required but " + reason);
         }

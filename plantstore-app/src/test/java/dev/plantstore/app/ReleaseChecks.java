@@ -1,0 +1,149 @@
+package dev.plantstore.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * What the files of a release directory (target/dist) must say about each other. Each check returns what is wrong,
+ * one line a fault, so that ReleaseArtifactsIT says every fault of a release at once and ReleaseChecksTest shows each
+ * check seeing a break.
+ */
+final class ReleaseChecks {
+
+    static final String SUMS = "SHA256SUMS";
+    /** sha256sum's line: the sum, a space, a space (text mode) or an asterisk (binary mode), the file's name. */
+    private static final Pattern SUM_LINE = Pattern.compile("([0-9a-f]{64}) [ *]([^/]+)");
+    /** maven-dependency-plugin's list: group:artifact:type[:classifier]:version:scope, then the module, if any. */
+    private static final Pattern LISTED_DEPENDENCY =
+            Pattern.compile("\\s+([^:\\s]+):([^:\\s]+):[^:\\s]+(?::[^:\\s]+)?:([^:\\s]+):[a-z]+(?: .*)?");
+
+    private ReleaseChecks() {
+    }
+
+    /** A library as a Maven repository and an SBOM name it. */
+    record Library(String group, String name, String version) {
+
+        @Override
+        public String toString() {
+            return group + ":" + name + ":" + version;
+        }
+    }
+
+    /** SHA256SUMS lists every other file of {@code dir} once, each with its right sum, and nothing else. */
+    static List<String> sumsFaults(Path dir) throws IOException {
+        List<String> faults = new ArrayList<>();
+        Map<String, Integer> timesListed = new TreeMap<>();
+        List<String> lines = Files.readAllLines(dir.resolve(SUMS));
+        for (int number = 1; number <= lines.size(); number++) {
+            Matcher line = SUM_LINE.matcher(lines.get(number - 1));
+            if (!line.matches()) {
+                faults.add(SUMS + " line " + number + " is not sha256sum's: " + lines.get(number - 1));
+                continue;
+            }
+            String name = line.group(2);
+            timesListed.merge(name, 1, Integer::sum);
+            Path file = dir.resolve(name);
+            if (name.equals(SUMS) || !Files.isRegularFile(file)) {
+                faults.add(SUMS + " line " + number + " names " + name + ", which is no other file of " + dir);
+            } else if (!sha256(file).equals(line.group(1))) {
+                faults.add(SUMS + " line " + number + " has a wrong sum for " + name);
+            }
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            files.filter(Files::isRegularFile).map(file -> file.getFileName().toString())
+                    .filter(name -> !name.equals(SUMS)).sorted()
+                    .forEach(name -> {
+                        int times = timesListed.getOrDefault(name, 0);
+                        if (times != 1) {
+                            faults.add(SUMS + " lists " + name + " " + times + " times, not once");
+                        }
+                    });
+        }
+        return faults;
+    }
+
+    /** The libraries in a list maven-dependency-plugin's goal list wrote. */
+    static List<Library> listedDependencies(Path list) throws IOException {
+        return Files.readAllLines(list).stream().map(LISTED_DEPENDENCY::matcher).filter(Matcher::matches)
+                .map(line -> new Library(line.group(1), line.group(2), line.group(3)))
+                .toList();
+    }
+
+    /** The SBOM has a component with each library's group, name and version, and a licence for it. */
+    static List<String> sbomFaults(JsonNode sbom, List<Library> libraries) {
+        List<String> faults = new ArrayList<>();
+        for (Library library : libraries) {
+            List<JsonNode> components = elements(sbom.path("components"))
+                    .filter(component -> library.equals(new Library(component.path("group").asText(),
+                            component.path("name").asText(), component.path("version").asText())))
+                    .toList();
+            if (components.isEmpty()) {
+                faults.add("no component is " + library);
+            } else if (components.stream().noneMatch(ReleaseChecks::hasLicence)) {
+                faults.add("the component " + library + " has no licence");
+            }
+        }
+        return faults;
+    }
+
+    /** The image's SBOM has its base image as a component, which names it. */
+    static List<String> baseImageFaults(JsonNode imageSbom) {
+        boolean named = elements(imageSbom.path("components")).anyMatch(component ->
+                component.path("type").asText().equals("container") && !component.path("name").asText().isBlank());
+        return named ? List.of() : List.of("no component of type container names the base image");
+    }
+
+    /** The image's configuration (config.json of a docker-archive) carries each label with its value. */
+    static List<String> labelFaults(JsonNode imageConfig, Map<String, String> expected) {
+        JsonNode labels = imageConfig.path("config").path("Labels");
+        List<String> faults = new ArrayList<>();
+        new TreeMap<>(expected).forEach((label, value) -> {
+            if (!labels.has(label)) {
+                faults.add("the image has no label " + label);
+            } else if (!labels.get(label).asText().equals(value)) {
+                faults.add("the image's label " + label + " is " + labels.get(label).asText() + ", not " + value);
+            }
+        });
+        return faults;
+    }
+
+    /** An SPDX id, a licence's name or an SPDX expression: what a scanner needs to know the terms. */
+    private static boolean hasLicence(JsonNode component) {
+        return elements(component.path("licenses")).anyMatch(choice -> !choice.path("expression").asText().isBlank()
+                || !choice.path("license").path("id").asText().isBlank()
+                || !choice.path("license").path("name").asText().isBlank());
+    }
+
+    private static Stream<JsonNode> elements(JsonNode array) {
+        return StreamSupport.stream(array.spliterator(), false);
+    }
+
+    private static String sha256(Path file) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+}
