@@ -420,7 +420,7 @@ class OidcTokenVerifierTest {
                 assertInstanceOf(Verification.Unavailable.class, waiting.verify(huge.token("a", "plants:create")),
                         answer.name());
                 assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20),
-                        () -> huge.keySetAnswersCutShort() == 1), answer + ": the verifier hung up before the 64 MiB "
+                        () -> huge.keySetAnswersCutShort() == 1), answer + ": the verifier hung up before the 400 MiB "
                         + "end; sent " + huge.keySetBytesSent());
             }
         }
