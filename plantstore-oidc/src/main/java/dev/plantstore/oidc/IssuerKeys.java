@@ -7,13 +7,14 @@ import com.nimbusds.jose.jwk.source.JWKSetCacheRefreshEvaluator;
 import com.nimbusds.jose.jwk.source.JWKSetRetrievalException;
 import com.nimbusds.jose.jwk.source.JWKSetSource;
 import com.nimbusds.jose.proc.SecurityContext;
-import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jose.util.JSONObjectUtils;
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.HttpURLConnection;
+import java.io.InputStream;
 import java.net.URI;
-import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,8 +44,11 @@ import java.util.stream.Collectors;
  *   <li>one fetch per {@code minFetchInterval}, and the time until the next: nimbus's {@code RateLimitedJWKSetSource}
  *       lets two fetches through per interval and does not tell when the next may start, which {@code Retry-After}
  *       needs;</li>
- *   <li>a deadline for a whole fetch: {@link DefaultResourceRetriever} bounds connecting, each read and the size, but
- *       not the exchange, so a key set sent a byte every 2 s would hold a request for minutes;</li>
+ *   <li>fetching, within a deadline for the whole fetch, reading no more of a document than the size limit allows:
+ *       nimbus's {@code DefaultResourceRetriever} bounds each read but not the exchange, so a key set sent a byte every
+ *       2 s would hold a request for minutes; and it reads through the JDK's {@code HttpURLConnection}, which on
+ *       closing a chunked body before its end (or on being asked what is available) takes all the socket holds and
+ *       copies it whole once per chunk: gigabytes allocated for a key set of small chunks refused at the limit;</li>
  *   <li>the ids of keys the provider dropped, so that their tokens are refused at once rather than fetched for, and
  *       whether a key is still published, which ends the tokens verified with it;</li>
  *   <li>one log line when fetching starts failing and one when it works again.</li>
@@ -99,13 +103,22 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
     private final Duration minFetchInterval;
     private final Clock clock;
     private final ExecutorService exchanges = Executors.newCachedThreadPool(daemonThreads("plantstore-oidc-fetch"));
+    /**
+     * No redirect is followed: the metadata and the keys come from the addresses the issuer names, nowhere else.
+     * HTTP/1.1 only: what a server sends beyond what is read then mostly waits in the kernel's buffers, while over
+     * HTTP/2 the JDK's client lets up to its flow-control window, 16 MiB, into the heap.
+     */
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
 
     private volatile Published published = new Published(new JWKSet(), Set.of());
     private volatile boolean failing;
     /** Guarded by {@code this}; when the last fetch started, or none yet. */
     private Optional<Instant> lastFetch = Optional.empty();
     /** Touched by the fetch under way only. */
-    private Optional<URL> jwksUri = Optional.empty();
+    private Optional<URI> jwksUri = Optional.empty();
 
     IssuerKeys(URI issuer, Duration requestTimeout, Duration minFetchInterval, Clock clock) {
         this.issuer = Objects.requireNonNull(issuer, "null issuer");
@@ -197,7 +210,7 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
     }
 
     private JWKSet fetch(long deadline) throws IOException, ParseException, IssuerException, InterruptedException {
-        URL location = jwksUri.isPresent() ? jwksUri.get() : discoverKeySet(deadline);
+        URI location = jwksUri.isPresent() ? jwksUri.get() : discoverKeySet(deadline);
         JWKSet fetched = JWKSet.parse(retrieve(location, deadline).orElseThrow(
                 () -> new IssuerException(location + " answered 404")));
         jwksUri = Optional.of(location);
@@ -209,14 +222,14 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
      * must name the configured issuer exactly (OpenID Connect Discovery section 4.3): metadata for another issuer is
      * refused, and so is a key-set address that is not an http or https URL.
      */
-    private URL discoverKeySet(long deadline) throws IOException, InterruptedException, ParseException,
+    private URI discoverKeySet(long deadline) throws IOException, InterruptedException, ParseException,
             IssuerException {
         String withoutSlash = issuer.toString().replaceAll("/+$", "");
         URI openIdConfiguration = URI.create(withoutSlash + "/.well-known/openid-configuration");
-        Optional<String> metadata = retrieve(openIdConfiguration.toURL(), deadline);
+        Optional<String> metadata = retrieve(openIdConfiguration, deadline);
         if (metadata.isEmpty()) {
             String path = issuer.getRawPath() == null ? "" : issuer.getRawPath().replaceAll("/+$", "");
-            metadata = retrieve(issuer.resolve("/.well-known/oauth-authorization-server" + path).toURL(), deadline);
+            metadata = retrieve(issuer.resolve("/.well-known/oauth-authorization-server" + path), deadline);
         }
         if (metadata.isEmpty()) {
             throw new IssuerException("no metadata at " + openIdConfiguration + " nor RFC 8414's address");
@@ -234,53 +247,70 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
         if (!("https".equalsIgnoreCase(scheme) || "http".equalsIgnoreCase(scheme)) || keySet.getHost() == null) {
             throw new IssuerException("its metadata names a jwks_uri that is not an http or https URL: " + keySet);
         }
-        return keySet.toURL();
+        return keySet;
     }
 
     /**
      * The document at {@code location}, read whole before {@code deadline} ({@link System#nanoTime()}), or empty when
      * it is not there (404). The exchange runs on a thread of its own, which this one waits for until the deadline;
-     * then its connection is closed, which ends the exchange within one more read.
+     * then it interrupts that thread, which ends the exchange and closes its connection.
      */
-    private Optional<String> retrieve(URL location, long deadline) throws IOException, InterruptedException,
+    private Optional<String> retrieve(URI location, long deadline) throws IOException, InterruptedException,
             IssuerException {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0) {
             throw fetchTooSlow(location);
         }
-        var retriever = new BoundedRetriever((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)));
-        Future<String> exchange;
+        HttpRequest request = HttpRequest.newBuilder(location)
+                .timeout(Duration.ofNanos(remaining))
+                .header("Accept", "application/json")
+                .build();
+        Future<Optional<String>> exchange;
         try {
-            exchange = exchanges.submit(() -> retriever.retrieveResource(location).getContent());
+            exchange = exchanges.submit(() -> exchange(request));
         } catch (RejectedExecutionException closed) {
             throw new IOException("the verifier is closed", closed);
         }
         try {
-            return Optional.of(exchange.get(remaining, TimeUnit.NANOSECONDS));
+            return exchange.get(remaining, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            abandon(retriever);
+            exchange.cancel(true);
             throw fetchTooSlow(location);
         } catch (InterruptedException e) {
-            abandon(retriever);
+            exchange.cancel(true);
             throw e;
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof FileNotFoundException) {
-                return Optional.empty();
+            if (e.getCause() instanceof IssuerException refused) {
+                throw refused;
             }
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         }
     }
 
-    /** Closing the connection waits for a read under way, so it is not this thread that does it. */
-    private void abandon(BoundedRetriever retriever) {
-        try {
-            exchanges.execute(retriever::abandon);
-        } catch (RejectedExecutionException closed) {
-            // The verifier is closed, and its exchanges' threads told to stop.
+    /**
+     * One exchange, on a thread of {@link #exchanges}. A document is read up to one byte past the limit and no
+     * further: closing the body before its end closes the connection, and what the server sent beyond stays unread.
+     */
+    private Optional<String> exchange(HttpRequest request) throws IOException, InterruptedException,
+            IssuerException {
+        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream body = response.body()) {
+            int status = response.statusCode();
+            if (status == 404) {
+                return Optional.empty();
+            }
+            if (status < 200 || status > 299) {
+                throw new IssuerException(request.uri() + " answered " + status);
+            }
+            byte[] document = body.readNBytes(MAX_DOCUMENT_BYTES + 1);
+            if (document.length > MAX_DOCUMENT_BYTES) {
+                throw new IssuerException(request.uri() + " sent more than " + MAX_DOCUMENT_BYTES + " bytes");
+            }
+            return Optional.of(new String(document, StandardCharsets.UTF_8));
         }
     }
 
-    private IssuerException fetchTooSlow(URL location) {
+    private IssuerException fetchTooSlow(URI location) {
         return new IssuerException(location + " did not send its whole answer within the fetch's "
                 + requestTimeout.toMillis() + " ms");
     }
@@ -297,36 +327,6 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    /**
-     * nimbus's retriever for one document, bounded to the time left and to {@link #MAX_DOCUMENT_BYTES}, following no
-     * redirect (the metadata and the keys come from the addresses the issuer names, nowhere else), and closable from
-     * another thread.
-     */
-    private static final class BoundedRetriever extends DefaultResourceRetriever {
-        private volatile HttpURLConnection connection;
-
-        BoundedRetriever(int timeoutMillis) {
-            // Its bounded stream refuses on reaching the limit, so a document of exactly the limit needs one byte more.
-            super(timeoutMillis, timeoutMillis, MAX_DOCUMENT_BYTES + 1);
-        }
-
-        @Override
-        protected HttpURLConnection openHTTPConnection(URL url) throws IOException {
-            HttpURLConnection opened = super.openHTTPConnection(url);
-            opened.setInstanceFollowRedirects(false);
-            opened.setRequestProperty("Accept", "application/json");
-            connection = opened;
-            return opened;
-        }
-
-        void abandon() {
-            HttpURLConnection opened = connection;
-            if (opened != null) {
-                opened.disconnect();
-            }
-        }
     }
 
     /** The provider answered, but not with what an issuer must publish. */

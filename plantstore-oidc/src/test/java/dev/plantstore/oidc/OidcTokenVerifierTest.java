@@ -20,6 +20,7 @@ import dev.plantstore.testkit.MisbehavingIdentityProvider;
 import dev.plantstore.testkit.MisbehavingIdentityProvider.KeySetAnswer;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.Sockets;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -31,7 +32,11 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -420,10 +425,62 @@ class OidcTokenVerifierTest {
                 assertInstanceOf(Verification.Unavailable.class, waiting.verify(huge.token("a", "plants:create")),
                         answer.name());
                 assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20),
-                        () -> huge.keySetAnswersCutShort() == 1), answer + ": the verifier hung up before the 64 MiB "
+                        () -> huge.keySetAnswersCutShort() == 1), answer + ": the verifier hung up before the 400 MiB "
                         + "end; sent " + huge.keySetBytesSent());
             }
         }
+    }
+
+    /**
+     * What the verifier takes from the connection shows in the heap it allocates: the JDK's HttpURLConnection, asked
+     * what is available or closed before the end, moved all the socket held into one buffer, copied whole once per
+     * chunk, gigabytes for a key set refused at 1 MiB. The provider's count of bytes sent cannot tell: the kernel
+     * buffers several MiB of a loopback connection either way.
+     */
+    @Test
+    void aKeySetHundredsOfMiBLongIsRefusedForItsSizeAtTheCostOfAFewMiB() throws InterruptedException {
+        List<LogRecord> logged = new CopyOnWriteArrayList<>();
+        Logger keysLog = Logger.getLogger(IssuerKeys.class.getName());
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord line) {
+                logged.add(line);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        keysLog.addHandler(capture);
+        try (var huge = MisbehavingIdentityProvider.start();
+             var waiting = verifierOf(huge.issuer(), Clock.systemUTC())) {
+            huge.answerKeySet(KeySetAnswer.ENDLESS);
+            String token = huge.token("a", "plants:create");
+            long allocatedBefore = allocatedBytes();
+            assertInstanceOf(Verification.Unavailable.class, waiting.verify(token));
+            assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20),
+                    () -> huge.keySetAnswersCutShort() == 1), "the verifier hung up; sent " + huge.keySetBytesSent());
+            long allocated = allocatedBytes() - allocatedBefore;
+            assertTrue(allocated < 32 << 20, "the verifier allocated " + (allocated >> 20) + " MiB to refuse a key set "
+                    + "at 1 MiB; the provider sent " + (huge.keySetBytesSent() >> 20) + " MiB");
+            String failing = logged.stream().map(LogRecord::getMessage)
+                    .filter(line -> line.contains("cannot be fetched")).findFirst().orElseThrow();
+            assertTrue(failing.contains("(" + huge.issuer() + "/keys sent more than 1048576 bytes)"), failing);
+        } finally {
+            keysLog.removeHandler(capture);
+        }
+    }
+
+    /** Heap allocated by every thread so far, the ended ones included. */
+    private static long allocatedBytes() {
+        long allocated = ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
+                .getTotalThreadAllocatedBytes();
+        assertTrue(allocated >= 0, "this JVM measures what threads allocate");
+        return allocated;
     }
 
     @Test

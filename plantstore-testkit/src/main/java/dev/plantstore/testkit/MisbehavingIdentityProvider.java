@@ -44,7 +44,10 @@ public final class MisbehavingIdentityProvider implements AutoCloseable {
         PROMPT,
         /** The status and headers at once, then the keys one byte every 2 s. */
         DRIPPING,
-        /** The start of a key set, then 64 MiB of spaces, at full speed, its length not announced. */
+        /**
+         * The start of a key set, then 400 MiB of spaces at full speed, its length not announced: chunked, 512 bytes a
+         * chunk.
+         */
         ENDLESS,
         /** As {@link #ENDLESS}, its length announced in {@code Content-Length}. */
         OVERSIZED
@@ -52,7 +55,13 @@ public final class MisbehavingIdentityProvider implements AutoCloseable {
 
     private static final String REALM = "/realms/plants";
     private static final String KEY_SET_PATH = REALM + "/keys";
-    private static final int OVERSIZED_BYTES = 64 << 20;
+    private static final long OVERSIZED_BYTES = 400L << 20;
+    /**
+     * Each write is flushed, which the JDK's server sends as a chunk of its own. Small chunks show for sure a client
+     * that does work for each chunk in proportion to all it holds: the JDK's HttpURLConnection copies what it buffered
+     * once per chunk.
+     */
+    private static final int OVERSIZED_WRITE_BYTES = 512;
 
     private final HttpServer server;
     private final ExecutorService threads = Executors.newCachedThreadPool(task -> {
@@ -222,13 +231,13 @@ public final class MisbehavingIdentityProvider implements AutoCloseable {
         exchange.sendResponseHeaders(200, declaredLength);
         OutputStream body = exchange.getResponseBody();
         send(body, start);
-        byte[] spaces = new byte[64 << 10];
+        byte[] spaces = new byte[OVERSIZED_WRITE_BYTES];
         Arrays.fill(spaces, (byte) ' ');
         long left = OVERSIZED_BYTES - start.length;
         try {
             while (left > 0) {
                 int now = (int) Math.min(spaces.length, left);
-                send(body, Arrays.copyOf(spaces, now));
+                send(body, spaces, now);
                 left -= now;
             }
         } catch (IOException hungUp) {
@@ -238,9 +247,14 @@ public final class MisbehavingIdentityProvider implements AutoCloseable {
     }
 
     private void send(OutputStream body, byte[] bytes) throws IOException {
-        body.write(bytes);
+        send(body, bytes, bytes.length);
+    }
+
+    /** Nothing is copied: what a test measures of the verifier's memory is then not this provider's. */
+    private void send(OutputStream body, byte[] bytes, int length) throws IOException {
+        body.write(bytes, 0, length);
         body.flush();
-        keySetBytesSent.addAndGet(bytes.length);
+        keySetBytesSent.addAndGet(length);
     }
 
     private static void respond(HttpExchange exchange, byte[] body) throws IOException {
