@@ -36,6 +36,7 @@ class ChangelogTest {
         String released = "# Changelog\n\n## [Unreleased]\n\n## [1.1.0] - 2027-02-01\n\n### Added\n\n- a\n\n"
                 + "## [1.0.0] - 2027-01-01\n\n### Added\n\n- b\n";
         assertInForm(released);
+        assertInForm(released.replace("## [1.0.0] - 2027-01-01\n", "## [1.0.0] - 2027-01-01\n\nThe first; do this.\n"));
         for (String broken : List.of(
                 released.replace("## [Unreleased]\n\n", ""),
                 released.replace("## [1.1.0] - 2027-02-01", "## 1.1.0 - 2027-02-01"),
@@ -43,7 +44,8 @@ class ChangelogTest {
                 released.replace("2027-02-01", "2026-12-01"),
                 released.replace("[1.1.0]", "[0.9.0]"),
                 released.replace("### Added\n\n- a", "### New\n\n- a"),
-                released.replace("- b", "b"))) {
+                released.replace("- b", "b"),
+                released.replace("- a", "- a\nnot an item"))) {
             assertFalse(inForm(broken), broken);
         }
     }
@@ -89,14 +91,18 @@ class ChangelogTest {
             newer = date;
             newerVersion = version;
         }
-        boolean inSection = false;
+        // A section may open with a summary (what to do before upgrading, the commit it was cut from); under a kind
+        // of change, each entry is a list item.
+        boolean inKind = false;
         for (String line : changelog.lines().toList()) {
             if (line.startsWith("## ")) {
-                inSection = true;
-            } else if (inSection && line.startsWith("### ") && !KINDS.contains(line)) {
-                problems.add("not one of Keep a Changelog's kinds of change: " + line);
-            } else if (inSection && !line.isBlank() && !line.startsWith("#") && !line.startsWith("- ")
-                    && !line.startsWith("  ")) {
+                inKind = false;
+            } else if (line.startsWith("### ")) {
+                inKind = true;
+                if (!KINDS.contains(line)) {
+                    problems.add("not one of Keep a Changelog's kinds of change: " + line);
+                }
+            } else if (inKind && !line.isBlank() && !line.startsWith("- ") && !line.startsWith("  ")) {
                 problems.add("an entry is a list item: " + line);
             }
         }
