@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -124,15 +125,9 @@ class ContainerImageIT {
     @Test
     void withoutARegistryOrABaseArchiveTheBuildSaysToNameOneAndStopsAtOnce() throws Exception {
         Path log = work.resolve("build-without-registry.log");
-        ProcessBuilder build = new ProcessBuilder("./mvnw", "-B", "-DskipTests", "-Pimage", "package",
-                "-Dplantstore.image.registry=https://registry.invalid/v2/")
-                .directory(sources.toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-        build.environment().remove("PLANTSTORE_IMAGE_BASE");
-        Process running = build.start();
-        boolean ended = running.waitFor(BUILD_LIMIT.toSeconds(), TimeUnit.SECONDS);
-        assertTrue(ended, ended ? "" : "still building: " + tail(log));
-        assertEquals(1, running.exitValue(), tail(log));
+        int status = runImageBuild(sources, log, Optional.empty(),
+                "-Dplantstore.image.registry=https://registry.invalid/v2/");
+        assertEquals(1, status, tail(log));
         String output = Files.readString(log);
         assertTrue(output.contains("the base image eclipse-temurin:17-jre cannot be pulled: "
                 + "https://registry.invalid/v2/ does not answer. Without a registry, make the base from Debian's "
@@ -368,18 +363,29 @@ class ContainerImageIT {
     /** The one command, with the base from {@code base}; what Jib wrote about the image. */
     private static JsonNode buildImage(Path from, Path base, String name) throws Exception {
         Path log = work.resolve("build-" + name + ".log");
-        ProcessBuilder build = new ProcessBuilder("./mvnw", "-B", "-DskipTests", "-Pimage", "package")
+        assertEquals(0, runImageBuild(from, log, Optional.of(base)), "the build failed: " + tail(log));
+        assertTrue(Files.isRegularFile(imageArchive(from)), "the build wrote " + imageArchive(from));
+        return JSON.readTree(from.resolve("plantstore-app/target/jib-image.json").toFile());
+    }
+
+    /**
+     * The page's image build in {@code from}, its output in {@code log}, the base from {@code base} or, when empty,
+     * with no PLANTSTORE_IMAGE_BASE at all; its exit status.
+     */
+    private static int runImageBuild(Path from, Path log, Optional<Path> base, String... flags) throws Exception {
+        List<String> command = new ArrayList<>(List.of("./mvnw", "-B", "-DskipTests", "-Pimage", "package"));
+        command.addAll(List.of(flags));
+        ProcessBuilder build = new ProcessBuilder(command)
                 .directory(from.toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-        build.environment().put("PLANTSTORE_IMAGE_BASE", base.toString());
+        build.environment().remove("PLANTSTORE_IMAGE_BASE");
+        base.ifPresent(archive -> build.environment().put("PLANTSTORE_IMAGE_BASE", archive.toString()));
         Process running = build.start();
         if (!running.waitFor(BUILD_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
             running.destroyForcibly().waitFor();
             throw new AssertionError("the build still running after " + BUILD_LIMIT.toMinutes() + " min: " + tail(log));
         }
-        assertEquals(0, running.exitValue(), "the build failed: " + tail(log));
-        assertTrue(Files.isRegularFile(imageArchive(from)), "the build wrote " + imageArchive(from));
-        return JSON.readTree(from.resolve("plantstore-app/target/jib-image.json").toFile());
+        return running.exitValue();
     }
 
     private static Path imageArchive(Path from) {
