@@ -12,9 +12,12 @@ import dev.plantstore.testkit.PreviousRelease;
 import dev.plantstore.testkit.WebhookReceiver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,6 +58,7 @@ class OperatorInterfaceCompatibilityIT {
      * The JVM's pause metrics appear once the JVM has collected garbage, which a short run may not do: the promise
      * about them is Micrometer's binder's, not a run's.
      */
+    private static final String CONNECTION_TIMER = "jetty_connections_request_seconds_count";
     private static final Pattern APPEARS_WITH_THE_JVM_S_WORK = Pattern.compile("jvm_gc_pause_seconds.*");
 
     private static Surface current;
@@ -84,7 +88,8 @@ class OperatorInterfaceCompatibilityIT {
         assertEquals(Set.of("method", "route", "status"),
                 current.metrics().get("http_server_requests_seconds_count"));
         assertTrue(current.metrics().containsKey("plantstore_webhook_deliveries_total")
-                && current.metrics().containsKey("plantstore_store_commit_seconds_count"),
+                && current.metrics().containsKey("plantstore_store_commit_seconds_count")
+                && current.metrics().containsKey(CONNECTION_TIMER),
                 current.metrics().keySet().toString());
         assertTrue(current.accessFields().containsAll(List.of("client", "method", "route", "status", "durationMs",
                 "requestId", "problem")), current.accessFields().toString());
@@ -179,10 +184,27 @@ class OperatorInterfaceCompatibilityIT {
                 assertEquals(401, send(PlantRequests.delete(running.uri("/plants/1"), "not-" + TOKEN)));
                 assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(50),
                         () -> receiver.acceptedCount() == 2), "both events delivered: " + receiver.received());
+                closeOneConnection(running.port());
+                assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(50),
+                        () -> running.metrics().contains(CONNECTION_TIMER)), CONNECTION_TIMER + " after a close");
                 metrics = running.metrics();
                 log = running.stopAndCollectOutput();
             }
             return new Outputs(help.stdout(), metrics, log);
+        }
+
+        /**
+         * Jetty's connection timer is registered when the first connection closes, which a run's clients, keeping
+         * theirs alive, may not do before the scrape: one connection closed by its client makes it appear in every run.
+         */
+        private static void closeOneConnection(int port) throws IOException {
+            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(("GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+                assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+            }
         }
 
         Outputs withHelp(UnaryOperator<String> change) {
