@@ -34,7 +34,7 @@ public interface TokenVerifier {
         for (String token : tokens) {
             byName.put("token-" + ++position, token);
         }
-        return new StaticTokenVerifier(byName);
+        return new TokenDigests(byName)::verify;
     }
 
     /**
@@ -45,7 +45,7 @@ public interface TokenVerifier {
      *                                  bearer token; the message never gives the token
      */
     static TokenVerifier staticTokens(Map<String, String> tokensByName) {
-        return new StaticTokenVerifier(tokensByName);
+        return new TokenDigests(tokensByName)::verify;
     }
 
     /**

@@ -11,10 +11,12 @@ import java.util.function.BiPredicate;
 import java.util.regex.Pattern;
 
 /**
- * Compares digests rather than tokens: every digest has the same length, so the comparison time says nothing about
- * the length or any prefix of a configured token, and the tokens themselves are not kept.
+ * Static tokens kept as their digests, which the token verifier's {@code staticTokens} factories wrap. Compares
+ * digests rather than tokens: every digest has the same length, so the comparison time says nothing about the length
+ * or any prefix of a configured token, and the tokens themselves are not kept. It is not itself a verifier, so that
+ * the interface that makes it is the only one of the two that knows the other.
  */
-final class StaticTokenVerifier implements TokenVerifier {
+final class TokenDigests {
 
     /** RFC 6750 section 2.1, {@code b64token}. */
     private static final Pattern BEARER_TOKEN = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
@@ -29,12 +31,12 @@ final class StaticTokenVerifier implements TokenVerifier {
     private final List<Verification.Valid> grants;
     private final BiPredicate<byte[], byte[]> constantTimeEquals;
 
-    StaticTokenVerifier(Map<String, String> tokensByName) {
+    TokenDigests(Map<String, String> tokensByName) {
         this(tokensByName, MessageDigest::isEqual);
     }
 
     /** With the comparison given, so a test can watch what is compared: always every digest, never a token. */
-    StaticTokenVerifier(Map<String, String> tokensByName, BiPredicate<byte[], byte[]> constantTimeEquals) {
+    TokenDigests(Map<String, String> tokensByName, BiPredicate<byte[], byte[]> constantTimeEquals) {
         this.constantTimeEquals = constantTimeEquals;
         Objects.requireNonNull(tokensByName, "null tokens");
         if (tokensByName.isEmpty()) {
@@ -62,8 +64,7 @@ final class StaticTokenVerifier implements TokenVerifier {
         this.grants = List.copyOf(named);
     }
 
-    @Override
-    public Verification verify(String token) {
+    Verification verify(String token) {
         if (token == null) {
             return Verification.invalid(Verification.Reason.MALFORMED);
         }

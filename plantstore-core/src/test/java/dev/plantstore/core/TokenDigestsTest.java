@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class StaticTokenVerifierTest {
+class TokenDigestsTest {
 
     private final TokenVerifier verifier = TokenVerifier.staticTokens(List.of("alpha-1", "beta.2=="));
 
@@ -95,7 +95,7 @@ class StaticTokenVerifierTest {
             "alpha-1-but-much-longer-than-any-configured-token", ""})
     void everyCheckComparesEveryDigestAtFullLength(String presented) {
         List<int[]> comparedLengths = new ArrayList<>();
-        var watched = new StaticTokenVerifier(Map.of("a", "alpha-1", "b", "beta.2==", "c", "gamma"), (known, given) -> {
+        var watched = new TokenDigests(Map.of("a", "alpha-1", "b", "beta.2==", "c", "gamma"), (known, given) -> {
             comparedLengths.add(new int[] {known.length, given.length});
             return java.security.MessageDigest.isEqual(known, given);
         });
@@ -109,10 +109,10 @@ class StaticTokenVerifierTest {
 
     @Test
     void tokensAreKeptOnlyAsDigestsOfEqualLength() throws Exception {
-        var field = StaticTokenVerifier.class.getDeclaredField("digests");
+        var field = TokenDigests.class.getDeclaredField("digests");
         field.setAccessible(true);
         @SuppressWarnings("unchecked")
-        List<byte[]> digests = (List<byte[]>) field.get(verifier);
+        List<byte[]> digests = (List<byte[]>) field.get(new TokenDigests(Map.of("a", "alpha-1", "b", "beta.2==")));
         assertEquals(2, digests.size());
         for (byte[] digest : digests) {
             assertEquals(32, digest.length);
