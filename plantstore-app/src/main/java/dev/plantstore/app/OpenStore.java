@@ -112,8 +112,8 @@ final class OpenStore {
         if (version < JdbcSchema.currentVersion()) {
             throw new StartupException("store " + describe(spec) + (version == 0 ? " has no tables"
                     : " is at schema version " + version + ", behind this release's " + JdbcSchema.currentVersion())
-                    + ", and --migrate is off: run java -jar plantstore.jar " + MigrateCommand.NAME
-                    + " with this --store as the schema's owner first");
+                    + ", and --migrate is off: run java -jar plantstore.jar migrate with this --store as the schema's"
+                    + " owner first");
         }
     }
 

@@ -113,6 +113,6 @@ sealed interface StoreSpec {
             return new Postgres(spec);
         }
         throw new UsageException(source + " must be memory, sqlite:PATH or jdbc:postgresql://HOST/DATABASE, got '"
-                + Options.redactedUrl(spec) + "'");
+                + RedactedUrl.of(spec) + "'");
     }
 }
