@@ -50,8 +50,7 @@ final class GuardedHandler implements Handler {
      */
     static void respondUnavailable(Context ctx, StoreUnavailableException e) {
         Throwable cause = e.getCause();
-        ctx.req().setAttribute(AccessLog.PROBLEM_ATTRIBUTE,
-                e.getMessage() + (cause == null ? "" : " (" + cause.getMessage() + ")"));
+        Exchange.of(ctx).refusedBecause(e.getMessage() + (cause == null ? "" : " (" + cause.getMessage() + ")"));
         ctx.header("Retry-After", "1");
         Json.respond(ctx, new ApiError(503, "the plant store is unavailable; try again later"));
     }

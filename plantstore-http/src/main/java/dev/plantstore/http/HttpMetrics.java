@@ -103,9 +103,7 @@ final class HttpMetrics implements RequestLogger {
         if (refused != null) {
             refused.increment();
         }
-        if (ctx.req().getAttribute(BearerAuth.TOKEN_REFUSAL_ATTRIBUTE) instanceof BearerAuth.TokenRefusal reason) {
-            tokenRefusals.get(reason).increment();
-        }
+        Exchange.of(ctx).tokenRefusal().ifPresent(reason -> tokenRefusals.get(reason).increment());
     }
 
     /**

@@ -323,7 +323,7 @@ final class Pipeline {
     private static void readAhead(Assembly assembly) {
         BearerAuth auth = assembly.auth();
         Predicate<Request> admittedCreate = request -> isCreate(request)
-                && auth.decisionFor(request) instanceof BearerAuth.Admitted;
+                && auth.decisionFor(Exchange.of(request)) instanceof BearerAuth.Admitted;
         assembly.handlers.add(BodyBeforeHandler.handler(assembly.api().maxBodyBytes(),
                 assembly.target.limits().orElseThrow().minBodyBytesPerSecond(), admittedCreate));
     }
@@ -390,7 +390,7 @@ final class Pipeline {
         assembly.api().tracing().ifPresent(openTelemetry -> {
             BearerAuth auth = assembly.auth();
             Predicate<Request> admittedWrite = request -> (isCreate(request) || isDelete(request))
-                    && auth.decisionFor(request) instanceof BearerAuth.Admitted;
+                    && auth.decisionFor(Exchange.of(request)) instanceof BearerAuth.Admitted;
             assembly.handlers.add(new RequestSpans(openTelemetry, assembly.api().healthTraced(), admittedWrite));
             assembly.config.requestLogger.http((ctx, millis) -> RequestSpans.nameByRoute(ctx));
         });
@@ -406,8 +406,7 @@ final class Pipeline {
     private static void accessLog(Assembly assembly) {
         ClientAddresses clients = assembly.api().clientAddresses();
         assembly.onServer(server -> server.setRequestLog(new AccessLog(clients)));
-        assembly.config.requestLogger.http((ctx, millis) ->
-                ctx.req().setAttribute(AccessLog.ROUTE_ATTRIBUTE, RouteTemplate.of(ctx)));
+        assembly.config.requestLogger.http((ctx, millis) -> Exchange.of(ctx).routed(RouteTemplate.of(ctx)));
     }
 
     /**

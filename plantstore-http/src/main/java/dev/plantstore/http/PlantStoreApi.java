@@ -294,7 +294,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      * own on a path under {@code /plants}, which the API's authentication guards; empty elsewhere.
      */
     public static Optional<Verification.Valid> caller(Context ctx) {
-        return BearerAuth.caller(ctx);
+        return Exchange.of(ctx).caller();
     }
 
     /**

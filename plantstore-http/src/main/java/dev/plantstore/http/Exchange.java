@@ -1,0 +1,109 @@
+package dev.plantstore.http;
+
+import dev.plantstore.core.Verification;
+import io.javalin.http.Context;
+import io.opentelemetry.api.trace.Span;
+import java.util.Optional;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.server.Request;
+
+/**
+ * What the server learns about one request on its way, kept on the request under one attribute: Jetty's handlers and
+ * Javalin's see the same request, so this is how the steps of {@link Pipeline} hand each other what they found. Each
+ * part is found once, by whichever step needs it first, and read by those after it: the client ({@link
+ * ClientAddresses}), the credentials' {@link BearerAuth.Decision}, the server span ({@link RequestSpans}), the route
+ * template Javalin matched, and why a request was refused when its status alone does not say. Only the server sets
+ * request attributes; a client cannot. A request is served by one thread at a time, which Jetty hands on with a
+ * happens-before, so the fields need no locking.
+ */
+final class Exchange {
+
+    private static final String ATTRIBUTE = Exchange.class.getName();
+
+    private final Request request;
+    private ClientAddresses.Client client;
+    private BearerAuth.Decision decision;
+    private Span span;
+    private String route;
+    private String problem;
+
+    private Exchange(Request request) {
+        this.request = request;
+    }
+
+    /** The exchange of {@code request}, begun now if no step has begun it yet. */
+    static Exchange of(Request request) {
+        if (request.getAttribute(ATTRIBUTE) instanceof Exchange found) {
+            return found;
+        }
+        var exchange = new Exchange(request);
+        request.setAttribute(ATTRIBUTE, exchange);
+        return exchange;
+    }
+
+    /** The same exchange, seen from a Javalin handler. */
+    static Exchange of(Context ctx) {
+        return ctx.req().getAttribute(ATTRIBUTE) instanceof Exchange found
+                ? found
+                : of(ServletContextRequest.getServletContextRequest(ctx.req()));
+    }
+
+    /** The request as Jetty holds it, whichever layer asks. */
+    Request request() {
+        return request;
+    }
+
+    ClientAddresses.Client client(ClientAddresses clients) {
+        if (client == null) {
+            client = clients.of(request);
+        }
+        return client;
+    }
+
+    /** The credentials' decision, empty until {@link BearerAuth} has been asked. */
+    Optional<BearerAuth.Decision> decision() {
+        return Optional.ofNullable(decision);
+    }
+
+    void decided(BearerAuth.Decision decision) {
+        this.decision = decision;
+    }
+
+    /** Who the request was admitted as, if its credentials were judged and admitted. */
+    Optional<Verification.Valid> caller() {
+        return decision instanceof BearerAuth.Admitted admitted ? Optional.of(admitted.verification())
+                : Optional.empty();
+    }
+
+    /** Why its token was refused, if one was read and refused. */
+    Optional<BearerAuth.TokenRefusal> tokenRefusal() {
+        return decision instanceof BearerAuth.Refused refused ? refused.tokenRefusal() : Optional.empty();
+    }
+
+    /** The request's server span, empty when it is not traced. */
+    Optional<Span> span() {
+        return Optional.ofNullable(span);
+    }
+
+    void traced(Span span) {
+        this.span = span;
+    }
+
+    /** The route template that served it, empty when Javalin routed nothing. */
+    Optional<String> route() {
+        return Optional.ofNullable(route);
+    }
+
+    void routed(String route) {
+        this.route = route;
+    }
+
+    /** Why it was refused when the status alone does not say (a 503's cause). */
+    Optional<String> problem() {
+        return Optional.ofNullable(problem);
+    }
+
+    void refusedBecause(String problem) {
+        this.problem = problem;
+    }
+}
