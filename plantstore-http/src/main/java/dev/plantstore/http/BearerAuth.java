@@ -2,11 +2,12 @@ package dev.plantstore.http;
 
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
+import dev.plantstore.http.AuthDecision.Admitted;
+import dev.plantstore.http.AuthDecision.Refused;
+import dev.plantstore.http.AuthDecision.TokenRefusal;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
@@ -16,7 +17,7 @@ import org.slf4j.MDC;
 /**
  * The before-handler that admits a request only with a valid bearer token (RFC 6750), on the routes that need one.
  *
- * <p>A request's credentials are judged once, in {@link #decide}, whoever asks first: the server's body reader (which
+ * <p>A request's credentials are judged once, in {@code decide}, whoever asks first: the server's body reader (which
  * reads ahead only the body of a create it admits), the request's span (which continues the caller's trace only for a
  * create or delete it admits) or this handler. The decision is kept on the request's {@link Exchange}, so that a
  * refused token counts once against its client however many places look, and a limited client is refused before its
@@ -38,32 +39,6 @@ final class BearerAuth implements Handler {
     static final String PRINCIPAL_MDC_KEY = "principal";
 
     private static final String SCHEME = "Bearer";
-
-    /**
-     * Why a token, once read, was refused: for a 401 the verifier's {@link Verification.Reason}, else the token's lack
-     * of scope (403) or the keys it needs (503). The label is the metric's and the access line's; the client's answer
-     * never gives it.
-     */
-    record TokenRefusal(String label) {
-
-        static final TokenRefusal INSUFFICIENT_SCOPE = new TokenRefusal("insufficient_scope");
-        static final TokenRefusal KEYS_UNAVAILABLE = new TokenRefusal("keys_unavailable");
-
-        static TokenRefusal invalid(Verification.Reason reason) {
-            return new TokenRefusal(reason.name().toLowerCase(Locale.ROOT));
-        }
-
-        /** Every refusal there can be, so that each has its series from the start. */
-        static List<TokenRefusal> all() {
-            var all = new ArrayList<TokenRefusal>();
-            for (Verification.Reason reason : Verification.Reason.values()) {
-                all.add(invalid(reason));
-            }
-            all.add(INSUFFICIENT_SCOPE);
-            all.add(KEYS_UNAVAILABLE);
-            return List.copyOf(all);
-        }
-    }
 
     /** The scope each operation needs: creating plants, deleting them. */
     record Scopes(String create, String delete) {
@@ -90,33 +65,6 @@ final class BearerAuth implements Handler {
         }
     }
 
-    /** What a request's credentials earn it. Refusals carry what the client is told. */
-    sealed interface Decision {
-    }
-
-    /** {@code verification}: who presented the token and what it grants. */
-    record Admitted(Verification.Valid verification) implements Decision {
-    }
-
-    /**
-     * {@code headers}: a challenge ({@code WWW-Authenticate}), when to retry ({@code Retry-After});
-     * {@code tokenRefusal}: why the token was refused, when it was read.
-     */
-    record Refused(int status, String message, Map<String, String> headers, Optional<TokenRefusal> tokenRefusal)
-            implements Decision {
-        Refused {
-            headers = Map.copyOf(headers);
-        }
-
-        Refused(int status, String message, Map<String, String> headers) {
-            this(status, message, headers, Optional.empty());
-        }
-
-        ApiProblem problem() {
-            return new ApiProblem(status, message);
-        }
-    }
-
     private final TokenVerifier verifier;
     private final Optional<AuthFailureLimiter> limiter;
     private final Scopes scopes;
@@ -132,32 +80,32 @@ final class BearerAuth implements Handler {
 
     @Override
     public void handle(Context ctx) {
-        Decision decision = decisionFor(Exchange.of(ctx));
+        AuthDecision decision = decisionFor(Exchange.of(ctx));
         if (decision instanceof Admitted admitted) {
             // Removed with the request id, when the request is over.
             MDC.put(PRINCIPAL_MDC_KEY, admitted.verification().principal());
             return;
         }
-        Refused refused = (Refused) decision;
+        var refused = (Refused) decision;
         refused.headers().forEach(ctx::header);
         throw refused.problem();
     }
 
     /** The decision for the request of {@code exchange}, made now if no one has made it yet. */
-    Decision decisionFor(Exchange exchange) {
-        Optional<Decision> made = exchange.decision();
+    AuthDecision decisionFor(Exchange exchange) {
+        Optional<AuthDecision> made = exchange.decision();
         if (made.isPresent()) {
             return made.get();
         }
         Request request = exchange.request();
-        Decision decision = decide(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+        AuthDecision decision = decide(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
                 exchange.client(clients).limiterKey(), request.getMethod());
         exchange.decided(decision);
         return decision;
     }
 
     /** The one place credentials are judged: the limit first, then the header, then the token, then its scope. */
-    private Decision decide(List<String> authorizations, String address, String method) {
+    private AuthDecision decide(List<String> authorizations, String address, String method) {
         long retryAfter = limiter.map(l -> l.retryAfterSeconds(address)).orElse(0L);
         if (retryAfter > 0) {
             return new Refused(429, "too many refused tokens from this address; retry after " + retryAfter + " s",

@@ -77,7 +77,7 @@ final class ClientAddresses {
     }
 
     /**
-     * The client of {@code request}. Each step asks its {@link Exchange}, which asks here once per request; a request
+     * The client of {@code request}. A request's exchange asks here once and keeps the answer; a request
      * Jetty refused before any handler (a malformed one) is asked here once, for its access line.
      */
     Client of(Request request) {

@@ -9,9 +9,9 @@ import org.eclipse.jetty.server.Request;
 
 /**
  * What the server learns about one request on its way, kept on the request under one attribute: Jetty's handlers and
- * Javalin's see the same request, so this is how the steps of {@link Pipeline} hand each other what they found. Each
+ * Javalin's see the same request, so this is how the steps a request passes hand each other what they found. Each
  * part is found once, by whichever step needs it first, and read by those after it: the client ({@link
- * ClientAddresses}), the credentials' {@link BearerAuth.Decision}, the server span ({@link RequestSpans}), the route
+ * ClientAddresses}), the credentials' {@link AuthDecision}, the server span, the route
  * template Javalin matched, and why a request was refused when its status alone does not say. Only the server sets
  * request attributes; a client cannot. A request is served by one thread at a time, which Jetty hands on with a
  * happens-before, so the fields need no locking.
@@ -22,7 +22,7 @@ final class Exchange {
 
     private final Request request;
     private ClientAddresses.Client client;
-    private BearerAuth.Decision decision;
+    private AuthDecision decision;
     private Span span;
     private String route;
     private String problem;
@@ -60,24 +60,24 @@ final class Exchange {
         return client;
     }
 
-    /** The credentials' decision, empty until {@link BearerAuth} has been asked. */
-    Optional<BearerAuth.Decision> decision() {
+    /** The credentials' decision, empty until the API's authentication has been asked. */
+    Optional<AuthDecision> decision() {
         return Optional.ofNullable(decision);
     }
 
-    void decided(BearerAuth.Decision decision) {
+    void decided(AuthDecision decision) {
         this.decision = decision;
     }
 
     /** Who the request was admitted as, if its credentials were judged and admitted. */
     Optional<Verification.Valid> caller() {
-        return decision instanceof BearerAuth.Admitted admitted ? Optional.of(admitted.verification())
+        return decision instanceof AuthDecision.Admitted admitted ? Optional.of(admitted.verification())
                 : Optional.empty();
     }
 
     /** Why its token was refused, if one was read and refused. */
-    Optional<BearerAuth.TokenRefusal> tokenRefusal() {
-        return decision instanceof BearerAuth.Refused refused ? refused.tokenRefusal() : Optional.empty();
+    Optional<AuthDecision.TokenRefusal> tokenRefusal() {
+        return decision instanceof AuthDecision.Refused refused ? refused.tokenRefusal() : Optional.empty();
     }
 
     /** The request's server span, empty when it is not traced. */
