@@ -48,6 +48,14 @@ final class Exchange {
                 : of(ServletContextRequest.getServletContextRequest(ctx.req()));
     }
 
+    /**
+     * The exchange of the request {@code ctx} serves, if a step has begun one: for a step that only reads what others
+     * found, so that a request no step needed anything of gets no exchange.
+     */
+    static Optional<Exchange> existing(Context ctx) {
+        return ctx.req().getAttribute(ATTRIBUTE) instanceof Exchange found ? Optional.of(found) : Optional.empty();
+    }
+
     /** The request as Jetty holds it, whichever layer asks. */
     Request request() {
         return request;

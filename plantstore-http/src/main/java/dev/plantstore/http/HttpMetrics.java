@@ -103,7 +103,8 @@ final class HttpMetrics implements RequestLogger {
         if (refused != null) {
             refused.increment();
         }
-        Exchange.of(ctx).tokenRefusal().ifPresent(reason -> tokenRefusals.get(reason).increment());
+        Exchange.existing(ctx).flatMap(Exchange::tokenRefusal)
+                .ifPresent(reason -> tokenRefusals.get(reason).increment());
     }
 
     /**

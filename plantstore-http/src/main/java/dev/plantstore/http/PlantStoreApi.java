@@ -214,7 +214,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      * own on a path under {@code /plants}, which the API's authentication guards; empty elsewhere.
      */
     public static Optional<Verification.Valid> caller(Context ctx) {
-        return Exchange.of(ctx).caller();
+        return Exchange.existing(ctx).flatMap(Exchange::caller);
     }
 
     /**

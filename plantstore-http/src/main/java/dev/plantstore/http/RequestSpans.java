@@ -112,13 +112,12 @@ final class RequestSpans extends Handler.Wrapper {
      * routed the request. Run as a request logger, after the handlers, before the response completes.
      */
     static void nameByRoute(Context ctx) {
-        Exchange exchange = Exchange.of(ctx);
-        exchange.span().filter(Span::isRecording).ifPresent(span -> {
+        Exchange.existing(ctx).ifPresent(exchange -> exchange.span().filter(Span::isRecording).ifPresent(span -> {
             String route = RouteTemplate.of(ctx);
             span.updateName(ctx.method().name() + " " + route);
             span.setAttribute(ROUTE, route);
             exchange.caller().ifPresent(caller -> span.setAttribute(PRINCIPAL, caller.principal()));
-        });
+        }));
     }
 
     /** Ends the span with the response's status once the exchange is over, then completes it. */
