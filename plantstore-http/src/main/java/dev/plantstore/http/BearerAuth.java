@@ -80,7 +80,9 @@ final class BearerAuth implements Handler {
 
     @Override
     public void handle(Context ctx) {
-        AuthDecision decision = decisionFor(Exchange.of(ctx));
+        Exchange exchange = Exchange.of(ctx);
+        AuthDecision decision = decisionFor(exchange);
+        exchange.enforced();
         if (decision instanceof Admitted admitted) {
             // Removed with the request id, when the request is over.
             MDC.put(PRINCIPAL_MDC_KEY, admitted.verification().principal());

@@ -23,6 +23,8 @@ final class Exchange {
     private final Request request;
     private ClientAddresses.Client client;
     private AuthDecision decision;
+    /** Whether the gate on the API's paths has answered by the decision: until then the request has no caller. */
+    private boolean enforced;
     private Span span;
     private String route;
     private String problem;
@@ -77,15 +79,25 @@ final class Exchange {
         this.decision = decision;
     }
 
-    /** Who the request was admitted as, if its credentials were judged and admitted. */
+    /**
+     * The gate has let the request in, or refused it, by its decision. A decision made early (to read a create's body
+     * ahead, to continue a trace) counts only from here: a request refused before the gate for another reason (a
+     * method override) has no caller and no refused token on its access line.
+     */
+    void enforced() {
+        enforced = true;
+    }
+
+    /** Who the request was admitted as, once the gate let it in. */
     Optional<Verification.Valid> caller() {
-        return decision instanceof AuthDecision.Admitted admitted ? Optional.of(admitted.verification())
+        return enforced && decision instanceof AuthDecision.Admitted admitted ? Optional.of(admitted.verification())
                 : Optional.empty();
     }
 
-    /** Why its token was refused, if one was read and refused. */
+    /** Why its token was refused, once the gate refused it for that. */
     Optional<AuthDecision.TokenRefusal> tokenRefusal() {
-        return decision instanceof AuthDecision.Refused refused ? refused.tokenRefusal() : Optional.empty();
+        return enforced && decision instanceof AuthDecision.Refused refused ? refused.tokenRefusal()
+                : Optional.empty();
     }
 
     /** The request's server span, empty when it is not traced. */
