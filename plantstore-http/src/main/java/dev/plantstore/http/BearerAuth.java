@@ -2,9 +2,10 @@ package dev.plantstore.http;
 
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
-import dev.plantstore.http.AuthDecision.Admitted;
-import dev.plantstore.http.AuthDecision.Refused;
-import dev.plantstore.http.AuthDecision.TokenRefusal;
+import dev.plantstore.http.Credentials.Admitted;
+import dev.plantstore.http.Credentials.Decision;
+import dev.plantstore.http.Credentials.Refused;
+import dev.plantstore.http.Credentials.TokenRefusal;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import java.util.List;
@@ -81,7 +82,7 @@ final class BearerAuth implements Handler {
     @Override
     public void handle(Context ctx) {
         Exchange exchange = Exchange.of(ctx);
-        AuthDecision decision = decisionFor(exchange);
+        Decision decision = decisionFor(exchange);
         exchange.enforced();
         if (decision instanceof Admitted admitted) {
             // Removed with the request id, when the request is over.
@@ -94,20 +95,20 @@ final class BearerAuth implements Handler {
     }
 
     /** The decision for the request of {@code exchange}, made now if no one has made it yet. */
-    AuthDecision decisionFor(Exchange exchange) {
-        Optional<AuthDecision> made = exchange.decision();
+    Decision decisionFor(Exchange exchange) {
+        Optional<Decision> made = exchange.decision();
         if (made.isPresent()) {
             return made.get();
         }
         Request request = exchange.request();
-        AuthDecision decision = decide(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
+        Decision decision = decide(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
                 exchange.client(clients).limiterKey(), request.getMethod());
         exchange.decided(decision);
         return decision;
     }
 
     /** The one place credentials are judged: the limit first, then the header, then the token, then its scope. */
-    private AuthDecision decide(List<String> authorizations, String address, String method) {
+    private Decision decide(List<String> authorizations, String address, String method) {
         long retryAfter = limiter.map(l -> l.retryAfterSeconds(address)).orElse(0L);
         if (retryAfter > 0) {
             return new Refused(429, "too many refused tokens from this address; retry after " + retryAfter + " s",

@@ -252,7 +252,7 @@ final class Pipeline {
     private static void readAhead(Assembly assembly) {
         BearerAuth auth = assembly.auth();
         Predicate<Request> admittedCreate = request -> PlantRoutes.isCreate(request)
-                && auth.decisionFor(Exchange.of(request)) instanceof AuthDecision.Admitted;
+                && auth.decisionFor(Exchange.of(request)) instanceof Credentials.Admitted;
         assembly.handlers.add(BodyBeforeHandler.handler(assembly.api().maxBodyBytes(),
                 assembly.target.limits().orElseThrow().minBodyBytesPerSecond(), admittedCreate));
     }
@@ -320,7 +320,7 @@ final class Pipeline {
             BearerAuth auth = assembly.auth();
             Predicate<Request> admittedWrite = request -> (PlantRoutes.isCreate(request)
                     || PlantRoutes.isDelete(request))
-                    && auth.decisionFor(Exchange.of(request)) instanceof AuthDecision.Admitted;
+                    && auth.decisionFor(Exchange.of(request)) instanceof Credentials.Admitted;
             assembly.handlers.add(new RequestSpans(openTelemetry, assembly.api().healthTraced(), admittedWrite));
             assembly.config.requestLogger.http((ctx, millis) -> RequestSpans.nameByRoute(ctx));
         });

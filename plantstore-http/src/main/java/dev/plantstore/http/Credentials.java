@@ -7,14 +7,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/**
- * What a request's credentials earn it, decided once per request by the API's authentication and kept on the
- * request's {@link Exchange}. Refusals carry what the client is told.
- */
-sealed interface AuthDecision {
+/** What a request's credentials earn it, and why a token was refused. */
+final class Credentials {
+
+    private Credentials() {
+    }
+
+    /**
+     * What a request's credentials earn it, decided once per request by the API's authentication and kept on the
+     * request's exchange. Refusals carry what the client is told.
+     */
+    sealed interface Decision permits Admitted, Refused {
+    }
 
     /** {@code verification}: who presented the token and what it grants. */
-    record Admitted(Verification.Valid verification) implements AuthDecision {
+    record Admitted(Verification.Valid verification) implements Decision {
     }
 
     /**
@@ -22,8 +29,8 @@ sealed interface AuthDecision {
      * {@code tokenRefusal}: why the token was refused, when it was read.
      */
     record Refused(int status, String message, Map<String, String> headers, Optional<TokenRefusal> tokenRefusal)
-            implements AuthDecision {
-        public Refused {
+            implements Decision {
+        Refused {
             headers = Map.copyOf(headers);
         }
 
