@@ -23,8 +23,6 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Request;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Everything a request passes through, in order, from the socket to the store and back, for every server this module
@@ -42,8 +40,6 @@ final class Pipeline {
     private static final OptionalLibrary[] DOCS_LIBRARIES = {
         OptionalLibrary.SWAGGER_UI, OptionalLibrary.JACKSON_YAML, OptionalLibrary.JACKSON_DATABIND};
 
-    /** The embedder sees the API's lines under its public type's name. */
-    private static final Logger LOG = LoggerFactory.getLogger("dev.plantstore.http.PlantStoreApi");
 
     /** Where on a request's way a step sits, with the heading the table gives it. */
     enum Layer {
@@ -207,9 +203,10 @@ final class Pipeline {
         if (missing.isEmpty()) {
             return true;
         }
-        LOG.info("The API's documents ({}) are off: they need {} on the class path, which plantstore-http declares "
-                + "optional. Add {} to your dependencies to serve them, or call withDocs(false) to turn them off "
-                + "without this line.", DOCS_PATHS, String.join(" and ", missing), missing.size() == 1 ? "it" : "them");
+        ApiLog.LOG.info("The API's documents ({}) are off: they need {} on the class path, which plantstore-http "
+                + "declares optional. Add {} to your dependencies to serve them, or call withDocs(false) to turn them "
+                + "off without this line.", DOCS_PATHS, String.join(" and ", missing),
+                missing.size() == 1 ? "it" : "them");
         return false;
     }
 
