@@ -76,10 +76,7 @@ final class ClientAddresses {
         return new ClientAddresses(parsed);
     }
 
-    /**
-     * The client of {@code request}. A request's exchange asks here once and keeps the answer; a request
-     * Jetty refused before any handler (a malformed one) is asked here once, for its access line.
-     */
+    /** The client of {@code request}; the request's exchange asks once and keeps the answer. */
     Client of(Request request) {
         if (!(request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress socket)
                 || socket.getAddress() == null) {
