@@ -341,7 +341,7 @@ final class Pipeline {
      * read as part of the line, and so see other headers than the server does. Jetty's default URI compliance refuses
      * ambiguous paths (an encoded slash, encoded dot segments) that Javalin's legacy setting lets through.
      */
-    static void strict(HttpConfiguration http) {
+    private static void strict(HttpConfiguration http) {
         http.setHttpCompliance(HttpCompliance.RFC9110.without("RFC9110_CRLF",
                 HttpCompliance.Violation.LF_HEADER_TERMINATION));
         http.setUriCompliance(UriCompliance.DEFAULT);
