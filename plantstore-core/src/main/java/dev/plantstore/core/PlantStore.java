@@ -28,7 +28,8 @@ public interface PlantStore extends AutoCloseable {
 
     /**
      * As {@link #create(NewPlant)}, within the trace {@code trace}: a store that records webhook events keeps it with
-     * the event, so that the event's delivery joins the trace. Other stores ignore it.
+     * the event, so that the event's delivery joins the trace. Other stores ignore it, as this default does: a store
+     * that wraps another overrides it to pass {@code trace} on.
      */
     default CreateResult create(NewPlant plant, TraceContext trace) {
         Objects.requireNonNull(trace, "null trace");

@@ -23,8 +23,9 @@ class ModuleBoundaryTest {
     }
 
     @Test
-    void theModuleExportsTheInterfacePackageToAllAndTheOutboxToTheWebhooksModuleAlone() throws Exception {
-        assertEquals(Set.of("dev.plantstore.core -> all", "dev.plantstore.core.webhooks -> [dev.plantstore.webhooks]"),
+    void theModuleExportsTheInterfacePackageToAllAndEachRoomOnlyToTheModuleThatBuildsOnIt() throws Exception {
+        assertEquals(Set.of("dev.plantstore.core -> all", "dev.plantstore.core.webhooks -> [dev.plantstore.webhooks]",
+                        "dev.plantstore.core.forwarding -> [dev.plantstore.http]"),
                 descriptor().exports().stream()
                         .map(export -> export.source() + " -> " + (export.isQualified() ? export.targets() : "all"))
                         .collect(Collectors.toSet()));

@@ -1,6 +1,7 @@
 package dev.plantstore.http;
 
-import dev.plantstore.core.Verification;
+import io.opentelemetry.api.trace.Span;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.server.Request;
@@ -26,11 +27,6 @@ final class AccessLog implements RequestLog {
     /** The client's address, as the MDC names it for a JSON line. */
     static final String CLIENT_MDC_KEY = "client";
 
-    /** The request attribute that names the route template that served the request, when Javalin routed it. */
-    static final String ROUTE_ATTRIBUTE = "dev.plantstore.route";
-    /** The request attribute that says why a request was refused when the status alone does not (a 503's cause). */
-    static final String PROBLEM_ATTRIBUTE = "dev.plantstore.problem";
-
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.plantstore.access");
 
     private final ClientAddresses clients;
@@ -46,37 +42,32 @@ final class AccessLog implements RequestLog {
         }
         long tenthsOfMillis = TimeUnit.NANOSECONDS.toMicros(NanoTime.since(request.getBeginNanoTime())) / 100;
         HttpURI uri = request.getHttpURI();
-        String client = clients.of(request).shown();
+        Exchange exchange = Exchange.of(request);
+        String client = exchange.client(clients).shown();
         var line = new StringBuilder(80).append(client).append(' ').append(request.getMethod()).append(' ')
                 .append(uri == null ? "-" : uri.getPath()).append(' ')
                 .append(response.getStatus()).append(' ')
                 .append(tenthsOfMillis / 10).append('.').append(tenthsOfMillis % 10).append("ms");
-        Object caller = request.getAttribute(BearerAuth.CALLER_ATTRIBUTE);
-        if (caller instanceof Verification.Valid valid) {
-            MDC.put(BearerAuth.PRINCIPAL_MDC_KEY, valid.principal());
-        }
-        Object problem = request.getAttribute(PROBLEM_ATTRIBUTE);
-        if (request.getAttribute(BearerAuth.TOKEN_REFUSAL_ATTRIBUTE) instanceof BearerAuth.TokenRefusal refusal) {
-            problem = "token refused: " + refusal.label();
-        }
-        if (problem instanceof String reason) {
+        exchange.caller().ifPresent(caller -> MDC.put(BearerAuth.PRINCIPAL_MDC_KEY, caller.principal()));
+        Optional<String> problem = exchange.tokenRefusal().map(refusal -> "token refused: " + refusal.label())
+                .or(exchange::problem);
+        problem.ifPresent(reason -> {
             line.append(" - ").append(reason);
             MDC.put("problem", reason);
-        }
+        });
         // Jetty logs once the exchange is over, outside the handlers that put the request's id in the MDC. The fields
         // go in the MDC too, for a backend that writes them apart (a JSON line).
         String requestId = response.getHeaders().get(RequestIds.HEADER);
-        Object route = request.getAttribute(ROUTE_ATTRIBUTE);
         if (requestId != null) {
             MDC.put(RequestIds.MDC_KEY, requestId);
         }
-        RequestSpans.idsOf(request).ifPresent(ids -> {
+        exchange.span().map(Span::getSpanContext).ifPresent(ids -> {
             MDC.put(RequestSpans.TRACE_ID_MDC_KEY, ids.getTraceId());
             MDC.put(RequestSpans.SPAN_ID_MDC_KEY, ids.getSpanId());
         });
         MDC.put(CLIENT_MDC_KEY, client);
         MDC.put("method", request.getMethod());
-        MDC.put("route", route instanceof String template ? template : RouteTemplate.UNMATCHED);
+        MDC.put("route", exchange.route().orElse(RouteTemplate.UNMATCHED));
         MDC.put("status", Integer.toString(response.getStatus()));
         MDC.put("durationMs", (tenthsOfMillis / 10) + "." + (tenthsOfMillis % 10));
         try {

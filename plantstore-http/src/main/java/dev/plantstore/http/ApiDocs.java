@@ -114,10 +114,11 @@ final class ApiDocs {
         ctx.contentType(contentType).result(body);
     }
 
+    /** Written by {@link Json}, as every JSON body is; the data binding only walks the tree. */
     private static byte[] toJson(byte[] yaml) {
         try {
             JsonNode document = new YAMLMapper().readTree(yaml);
-            return new ObjectMapper().writeValueAsBytes(document);
+            return Json.write(generator -> new ObjectMapper().writeTree(generator, document));
         } catch (IOException e) {
             throw new UncheckedIOException("the bundled openapi.yaml is not valid YAML", e);
         }

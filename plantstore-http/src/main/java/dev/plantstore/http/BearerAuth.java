@@ -2,12 +2,13 @@ package dev.plantstore.http;
 
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
+import dev.plantstore.http.Credentials.Admitted;
+import dev.plantstore.http.Credentials.Decision;
+import dev.plantstore.http.Credentials.Refused;
+import dev.plantstore.http.Credentials.TokenRefusal;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
@@ -17,9 +18,9 @@ import org.slf4j.MDC;
 /**
  * The before-handler that admits a request only with a valid bearer token (RFC 6750), on the routes that need one.
  *
- * <p>A request's credentials are judged once, in {@link #decide}, whoever asks first: the server's body reader (which
+ * <p>A request's credentials are judged once, in {@code decide}, whoever asks first: the server's body reader (which
  * reads ahead only the body of a create it admits), the request's span (which continues the caller's trace only for a
- * create or delete it admits) or this handler. The decision is kept on the request, so that a
+ * create or delete it admits) or this handler. The decision is kept on the request's {@link Exchange}, so that a
  * refused token counts once against its client however many places look, and a limited client is refused before its
  * token is looked at, everywhere a token is needed. The client is the peer's address, or the one a trusted proxy names
  * ({@link ClientAddresses}); an IPv6 client counts by its /64. Paths that need no token never ask, so a token there
@@ -37,39 +38,8 @@ final class BearerAuth implements Handler {
     static final String INVALID_TOKEN_CHALLENGE = CHALLENGE + ", error=\"invalid_token\"";
 
     static final String PRINCIPAL_MDC_KEY = "principal";
-    /** The request attribute holding the admitted {@link Verification.Valid}, for the access line and embedders. */
-    static final String CALLER_ATTRIBUTE = "dev.plantstore.caller";
-    /** The request attribute holding why a token was refused, a {@link TokenRefusal}. */
-    static final String TOKEN_REFUSAL_ATTRIBUTE = "dev.plantstore.tokenRefusal";
 
     private static final String SCHEME = "Bearer";
-    private static final String DECISION = "plantstore.authentication";
-
-    /**
-     * Why a token, once read, was refused: for a 401 the verifier's {@link Verification.Reason}, else the token's lack
-     * of scope (403) or the keys it needs (503). The label is the metric's and the access line's; the client's answer
-     * never gives it.
-     */
-    record TokenRefusal(String label) {
-
-        static final TokenRefusal INSUFFICIENT_SCOPE = new TokenRefusal("insufficient_scope");
-        static final TokenRefusal KEYS_UNAVAILABLE = new TokenRefusal("keys_unavailable");
-
-        static TokenRefusal invalid(Verification.Reason reason) {
-            return new TokenRefusal(reason.name().toLowerCase(Locale.ROOT));
-        }
-
-        /** Every refusal there can be, so that each has its series from the start. */
-        static List<TokenRefusal> all() {
-            var all = new ArrayList<TokenRefusal>();
-            for (Verification.Reason reason : Verification.Reason.values()) {
-                all.add(invalid(reason));
-            }
-            all.add(INSUFFICIENT_SCOPE);
-            all.add(KEYS_UNAVAILABLE);
-            return List.copyOf(all);
-        }
-    }
 
     /** The scope each operation needs: creating plants, deleting them. */
     record Scopes(String create, String delete) {
@@ -96,33 +66,6 @@ final class BearerAuth implements Handler {
         }
     }
 
-    /** What a request's credentials earn it. Refusals carry what the client is told. */
-    sealed interface Decision {
-    }
-
-    /** {@code verification}: who presented the token and what it grants. */
-    record Admitted(Verification.Valid verification) implements Decision {
-    }
-
-    /**
-     * {@code headers}: a challenge ({@code WWW-Authenticate}), when to retry ({@code Retry-After});
-     * {@code tokenRefusal}: why the token was refused, when it was read.
-     */
-    record Refused(int status, String message, Map<String, String> headers, Optional<TokenRefusal> tokenRefusal)
-            implements Decision {
-        Refused {
-            headers = Map.copyOf(headers);
-        }
-
-        Refused(int status, String message, Map<String, String> headers) {
-            this(status, message, headers, Optional.empty());
-        }
-
-        ApiProblem problem() {
-            return new ApiProblem(status, message);
-        }
-    }
-
     private final TokenVerifier verifier;
     private final Optional<AuthFailureLimiter> limiter;
     private final Scopes scopes;
@@ -138,39 +81,29 @@ final class BearerAuth implements Handler {
 
     @Override
     public void handle(Context ctx) {
-        Decision decision = ctx.attribute(DECISION);
-        if (decision == null) {
-            decision = decide(Collections.list(ctx.req().getHeaders("Authorization")),
-                    clients.of(ctx.req()).limiterKey(), ctx.req().getMethod());
-            ctx.attribute(DECISION, decision);
-        }
+        Exchange exchange = Exchange.of(ctx);
+        Decision decision = decisionFor(exchange);
+        exchange.enforced();
         if (decision instanceof Admitted admitted) {
-            ctx.req().setAttribute(CALLER_ATTRIBUTE, admitted.verification());
             // Removed with the request id, when the request is over.
             MDC.put(PRINCIPAL_MDC_KEY, admitted.verification().principal());
             return;
         }
-        Refused refused = (Refused) decision;
-        refused.tokenRefusal().ifPresent(reason -> ctx.req().setAttribute(TOKEN_REFUSAL_ATTRIBUTE, reason));
+        var refused = (Refused) decision;
         refused.headers().forEach(ctx::header);
         throw refused.problem();
     }
 
-    /** Who the request {@code ctx} serves was admitted as, if it was. */
-    static Optional<Verification.Valid> caller(Context ctx) {
-        return ctx.req().getAttribute(CALLER_ATTRIBUTE) instanceof Verification.Valid valid
-                ? Optional.of(valid)
-                : Optional.empty();
-    }
-
-    /** The decision for a request as Jetty holds it, made now if no one has made it yet. */
-    Decision decisionFor(Request request) {
-        if (request.getAttribute(DECISION) instanceof Decision made) {
-            return made;
+    /** The decision for the request of {@code exchange}, made now if no one has made it yet. */
+    Decision decisionFor(Exchange exchange) {
+        Optional<Decision> made = exchange.decision();
+        if (made.isPresent()) {
+            return made.get();
         }
+        Request request = exchange.request();
         Decision decision = decide(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
-                clients.of(request).limiterKey(), request.getMethod());
-        request.setAttribute(DECISION, decision);
+                exchange.client(clients).limiterKey(), request.getMethod());
+        exchange.decided(decision);
         return decision;
     }
 

@@ -1,6 +1,5 @@
 package dev.plantstore.http;
 
-import jakarta.servlet.http.HttpServletRequest;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -8,7 +7,6 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -28,9 +26,6 @@ import org.eclipse.jetty.server.Request;
  * walk: the client is then the last trusted hop. Addresses are parsed as literals only, never looked up in DNS.
  */
 final class ClientAddresses {
-
-    /** Where a request's client is kept once found, so that it is found once. */
-    static final String ATTRIBUTE = "dev.plantstore.client";
 
     /** No trusted proxy: every client is its peer. */
     static final ClientAddresses PEERS_ONLY = new ClientAddresses(List.of());
@@ -81,42 +76,19 @@ final class ClientAddresses {
         return new ClientAddresses(parsed);
     }
 
-    /** The client of {@code request} as Jetty holds it. */
+    /** The client of {@code request}; the request's exchange asks once and keeps the answer. */
     Client of(Request request) {
-        if (request.getAttribute(ATTRIBUTE) instanceof Client found) {
-            return found;
-        }
-        Optional<InetAddress> peer = request.getConnectionMetaData().getRemoteSocketAddress()
-                instanceof InetSocketAddress socket && socket.getAddress() != null
-                ? Optional.of(socket.getAddress())
-                : Optional.empty();
-        Client client = find(peer, Request.getRemoteAddr(request),
-                request.getHeaders().getValuesList(X_FORWARDED_FOR), request.getHeaders().getValuesList(FORWARDED));
-        request.setAttribute(ATTRIBUTE, client);
-        return client;
-    }
-
-    /** The client of {@code request} as a servlet sees it. */
-    Client of(HttpServletRequest request) {
-        if (request.getAttribute(ATTRIBUTE) instanceof Client found) {
-            return found;
-        }
-        String remote = request.getRemoteAddr();
-        Client client = find(parseAddress(remote), remote,
-                Collections.list(request.getHeaders(X_FORWARDED_FOR)), Collections.list(request.getHeaders(FORWARDED)));
-        request.setAttribute(ATTRIBUTE, client);
-        return client;
-    }
-
-    private Client find(Optional<InetAddress> peer, String peerAsGiven, List<String> forwardedFor,
-                        List<String> forwarded) {
-        if (peer.isEmpty()) {
-            String shown = peerAsGiven == null || peerAsGiven.isEmpty() ? "-" : peerAsGiven;
+        if (!(request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress socket)
+                || socket.getAddress() == null) {
+            String given = Request.getRemoteAddr(request);
+            String shown = given == null || given.isEmpty() ? "-" : given;
             return new Client(shown, shown);
         }
-        InetAddress client = peer.get();
+        InetAddress client = socket.getAddress();
         if (isTrusted(client)) {
-            List<String> hops = !forwardedFor.isEmpty() ? listed(forwardedFor) : forwardedFor(forwarded);
+            List<String> forwardedFor = request.getHeaders().getValuesList(X_FORWARDED_FOR);
+            List<String> hops = !forwardedFor.isEmpty() ? listed(forwardedFor)
+                    : forwardedFor(request.getHeaders().getValuesList(FORWARDED));
             for (int i = hops.size() - 1; i >= 0; i--) {
                 Optional<InetAddress> hop = parseAddress(hops.get(i));
                 if (hop.isEmpty()) {

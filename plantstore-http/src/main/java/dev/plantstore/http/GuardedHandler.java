@@ -4,8 +4,6 @@ import dev.plantstore.core.ApiError;
 import dev.plantstore.core.StoreUnavailableException;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Wraps a handler so that whatever it throws becomes an Error body: an {@link ApiProblem} as itself, anything else as
@@ -14,8 +12,6 @@ import org.slf4j.LoggerFactory;
  * handling untouched.
  */
 final class GuardedHandler implements Handler {
-
-    private static final Logger LOG = LoggerFactory.getLogger(PlantStoreApi.class);
 
     private final Handler work;
 
@@ -50,15 +46,14 @@ final class GuardedHandler implements Handler {
      */
     static void respondUnavailable(Context ctx, StoreUnavailableException e) {
         Throwable cause = e.getCause();
-        ctx.req().setAttribute(AccessLog.PROBLEM_ATTRIBUTE,
-                e.getMessage() + (cause == null ? "" : " (" + cause.getMessage() + ")"));
+        Exchange.of(ctx).refusedBecause(e.getMessage() + (cause == null ? "" : " (" + cause.getMessage() + ")"));
         ctx.header("Retry-After", "1");
         Json.respond(ctx, new ApiError(503, "the plant store is unavailable; try again later"));
     }
 
     static void respondInternalError(Context ctx, Exception e) {
         String reference = RequestIds.of(ctx);
-        LOG.error("request {} failed: {} {}", reference, ctx.method(), ctx.path(), e);
+        ApiLog.LOG.error("request {} failed: {} {}", reference, ctx.method(), ctx.path(), e);
         Json.respond(ctx, new ApiError(500, "internal server error; reference " + reference));
     }
 }

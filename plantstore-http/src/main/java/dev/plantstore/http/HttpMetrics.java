@@ -21,8 +21,9 @@ import org.eclipse.jetty.server.Server;
 
 /**
  * Counts and times every request the application routes, by method, route template and status
- * ({@value #REQUESTS}), and counts the requests refused before any work was done, by reason ({@value #REFUSED}).
- * Runs as a Javalin request logger, after the response is written.
+ * ({@value #REQUESTS}), counts the requests refused before any work was done, by reason ({@value #REFUSED}), and the
+ * bearer tokens refused once read, by why ({@value #TOKENS_REFUSED}). Runs as a Javalin request logger, after the
+ * response is written.
  */
 final class HttpMetrics implements RequestLogger {
 
@@ -58,7 +59,7 @@ final class HttpMetrics implements RequestLogger {
     private final MeterRegistry registry;
     private final ConcurrentMap<Series, Timer> timers = new ConcurrentHashMap<>();
     private final Map<Integer, Counter> refusals;
-    private final Map<BearerAuth.TokenRefusal, Counter> tokenRefusals;
+    private final Map<Credentials.TokenRefusal, Counter> tokenRefusals;
 
     /**
      * Records the requests {@code config}'s application answers, and its Jetty server's connections and thread pool,
@@ -84,7 +85,7 @@ final class HttpMetrics implements RequestLogger {
                                 + "body, a content type other than JSON, too many refused tokens")
                         .tag("reason", reason.getValue())
                         .register(registry))));
-        this.tokenRefusals = BearerAuth.TokenRefusal.all().stream().collect(Collectors.toUnmodifiableMap(
+        this.tokenRefusals = Credentials.TokenRefusal.all().stream().collect(Collectors.toUnmodifiableMap(
                 reason -> reason,
                 reason -> Counter.builder(TOKENS_REFUSED)
                         .description("Bearer tokens refused once read: not valid (the reason the verifier gives), "
@@ -103,9 +104,8 @@ final class HttpMetrics implements RequestLogger {
         if (refused != null) {
             refused.increment();
         }
-        if (ctx.req().getAttribute(BearerAuth.TOKEN_REFUSAL_ATTRIBUTE) instanceof BearerAuth.TokenRefusal reason) {
-            tokenRefusals.get(reason).increment();
-        }
+        Exchange.existing(ctx).flatMap(Exchange::tokenRefusal)
+                .ifPresent(reason -> tokenRefusals.get(reason).increment());
     }
 
     /**

@@ -10,7 +10,10 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
-/** JSON bodies out, and the one factory every parser in this package comes from. */
+/**
+ * JSON out, every byte of it that this package writes (the OpenAPI document as JSON too), and the one factory every
+ * parser and generator in this package comes from.
+ */
 final class Json {
 
     static final String CONTENT_TYPE = "application/json";
@@ -77,11 +80,12 @@ final class Json {
         }
     }
 
-    private interface Writer {
+    /** What goes into one JSON text, written to a generator of {@link #FACTORY}. */
+    interface Writer {
         void writeTo(JsonGenerator generator) throws IOException;
     }
 
-    private static byte[] write(Writer writer) {
+    static byte[] write(Writer writer) {
         try (var bytes = new ByteArrayBuilder();
              var generator = FACTORY.createGenerator(bytes)) {
             writer.writeTo(generator);

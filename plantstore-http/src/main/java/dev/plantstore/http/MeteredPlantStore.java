@@ -4,8 +4,11 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.forwarding.ForwardingPlantStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -50,9 +53,9 @@ final class MeteredPlantStore extends ForwardingPlantStore {
     }
 
     @Override
-    public CreateResult create(NewPlant plant) {
+    protected CreateResult create(NewPlant plant, Optional<TraceContext> trace) {
         long start = System.nanoTime();
-        CreateResult result = timed(() -> store.create(plant), start, createUnavailable, createFailed);
+        CreateResult result = timed(() -> forward(plant, trace), start, createUnavailable, createFailed);
         Timer outcome = result instanceof CreateResult.Created ? created
                 : result instanceof CreateResult.AlreadyStored ? alreadyStored
                 : duplicate;
@@ -61,9 +64,9 @@ final class MeteredPlantStore extends ForwardingPlantStore {
     }
 
     @Override
-    public boolean delete(long id) {
+    protected boolean delete(long id, Optional<TraceContext> trace) {
         long start = System.nanoTime();
-        boolean found = timed(() -> store.delete(id), start, deleteUnavailable, deleteFailed);
+        boolean found = timed(() -> forward(id, trace), start, deleteUnavailable, deleteFailed);
         (found ? deleted : absent).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         return found;
     }

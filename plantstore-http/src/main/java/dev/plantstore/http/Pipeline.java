@@ -4,109 +4,42 @@ import static dev.plantstore.http.GuardedHandler.guard;
 
 import dev.plantstore.core.ApiError;
 import dev.plantstore.core.PlantStore;
+import dev.plantstore.http.Assembly.Audience;
+import dev.plantstore.http.Assembly.Target;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.eclipse.jetty.http.HttpCompliance;
-import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.UriCompliance;
-import org.eclipse.jetty.server.AbstractConnector;
-import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Server;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Everything a request passes through, in order, from the socket to the store and back, for every server this module
- * builds. The order is {@link #STEPS}, one list, and one loop installs it: nothing else registers a handler,
- * before-handler, route or logger. The marks say who gets a step: <b>M</b> an application the API is mounted on
- * ({@link PlantStoreApi#mount(JavalinConfig)}), <b>L</b> one mounted with {@link ClientLimits}
- * ({@link PlantStoreApi#mount(JavalinConfig, ClientLimits)}), <b>S</b> the standalone server
- * ({@link PlantStoreServer}), <b>P</b> a management port ({@link ManagementPort}). A test checks this table against
- * the list.
- *
- * <pre>
- *  the server and its connector
- *    1 connector            -LSP  strict HTTP/1.1 parsing and URIs; with limits (L, S): at most maxConnections open
- *                                 (NetworkConnectionLimit), a request head within headerTimeout (HeaderTimeout), the
- *                                 idle time-out; S: no Server header, and while stopping a connection silent for half
- *                                 the stop time-out is cut
- *    2 JsonErrorHandler     --SP  an Error body for what Jetty refuses before any handler (a request it cannot parse)
- *  Jetty handlers, outermost first
- *    3 GracefulStopHandler  --S-  the request counts as in flight from its headers on; 503 once the server stops,
- *                                 which waits up to the stop time-out for requests in flight
- *    4 TransferCodings      -LS-  501 for a Transfer-Encoding other than chunked, before anything reads the body
- *    5 BodyBeforeHandler    -LS-  an admitted create's body, read ahead without a thread; asks BearerAuth (12)
- *    6 RequestIds           MLSP  X-Request-Id on the response, requestId in the MDC, for everything inside
- *    7 RequestSpans         MLS-  when tracing is on: a server span, current and in the MDC for everything inside,
- *                                 ended with the status once the response is complete; continuing the caller's trace
- *                                 only for a create or delete that BearerAuth (12) admits, which it asks; none for
- *                                 the health routes (14) unless asked
- *    8 OwnHosts             ---P  421 for a Host other than an address, localhost or the port's own host
- *    9 MethodOverrides      MLS-  400 for X-HTTP-Method-Override and the like
- *  Javalin's before-handlers, in order (Javalin, and a host's handlers added before mount, sit inside the Jetty ones)
- *   10 SecurityHeaders      --SP  Cache-Control and nosniff on every path, before anything else
- *   11 Cors                 MLS-  /plants, /plants/*, /openapi.*, for the listed origins: answers a preflight
- *   12 BearerAuth           MLS-  /plants, /plants/*: judges the credentials once per request (5 or 7 may have asked
- *                                 already): 429, 400, 401, 403 or 503, else the caller is known; refused tokens count
- *                                 against the client (ClientAddresses: the peer, or from a trusted proxy the client
- *                                 it names); sets the security headers (where 10 set them already, to the same
- *                                 values)
- *  the routes
- *   13 PlantRoutes          MLS-  POST /plants: RequestBody (415, 413, 408), NewPlantDecoder (400), store.create: 200
- *                                 or 409; DELETE /plants/{id}: PathId (400), store.delete: 204 or 404; 405 with Allow
- *                                 for other methods (AllowedMethods); the store timed by MeteredPlantStore when
- *                                 metrics are on; GuardedHandler makes what a route throws an Error body
- *   14 Health               MLS-  /health, /health/ready, /health/live, unless turned off
- *   15 ApiDocs              MLS-  /openapi.yaml, /openapi.json, /docs, unless turned off or their libraries are
- *                                 missing
- *  the answer
- *   16 ErrorBodies          --SP  an Error body for Javalin's own answers (404 for an unmatched path) and a 500 for
- *                                 anything a handler throws
- *   17 HttpMetrics          MLS-  when metrics are on: a request logger timing each exchange, and Jetty's connection
- *                                 and thread pool meters
- *   18 AccessLog            --S-  Jetty's request log: one line per exchange once the response is complete, with the
- *                                 route template (RouteTemplate) and the client as 12 names it
- * </pre>
+ * builds. The order is {@link #STEPS}, one list of data, and one loop installs it: nothing else registers a handler,
+ * before-handler, route or logger. Each step says who gets it ({@link Audience}): an application the API is
+ * mounted on, one mounted with {@link ClientLimits}, the standalone server ({@code PlantStoreServer}), a management
+ * port ({@code ManagementPort}). {@code docs/request-path.md} shows the list as a table, which a test renders from it.
  *
  * <p>What the standalone server adds besides is not part of a request's way: readiness and its drain are
- * {@link PlantStoreServer}'s.
+ * {@code PlantStoreServer}'s.
  */
 final class Pipeline {
 
-    private static final String COLLECTION = "/plants";
-    private static final String ITEM = "/plants/{id}";
     private static final String DOCS_PATHS = "/openapi.yaml, /openapi.json, /docs";
     private static final OptionalLibrary[] DOCS_LIBRARIES = {
         OptionalLibrary.SWAGGER_UI, OptionalLibrary.JACKSON_YAML, OptionalLibrary.JACKSON_DATABIND};
 
-    /** The embedder sees the API's lines under its public type. */
-    private static final Logger LOG = LoggerFactory.getLogger(PlantStoreApi.class);
-
-    /** Who gets a step, each with its mark in the table above. */
-    enum Audience {
-        MOUNT('M'), MOUNT_WITH_LIMITS('L'), STANDALONE('S'), MANAGEMENT_PORT('P');
-
-        final char mark;
-
-        Audience(char mark) {
-            this.mark = mark;
-        }
-    }
 
     /** Where on a request's way a step sits, with the heading the table gives it. */
     enum Layer {
@@ -209,24 +142,16 @@ final class Pipeline {
                             + "template (RouteTemplate) and the client as 12 names it",
                     Pipeline::accessLog));
 
-    /**
-     * What a server is built for: its audience, and what that audience brings (the API, client limits, a stop
-     * time-out, the management port's own host name).
-     */
-    private record Target(Audience audience, Optional<PlantStoreApi> api, Optional<ClientLimits> limits,
-                          Optional<Duration> stopTimeout, Optional<String> ownHost) {
-    }
-
     private Pipeline() {
     }
 
     /** The API on an application someone else owns, with the protections {@code limits} brings, if any. */
-    static void mount(PlantStoreApi api, JavalinConfig config, Optional<ClientLimits> limits) {
+    static void mount(ApiSettings api, JavalinConfig config, Optional<ClientLimits> limits) {
         mount(api, config, limits, OptionalLibrary.CLASS_PATH);
     }
 
     /** As above, finding the optional libraries with {@code libraries}: a test hides some this way. */
-    static void mount(PlantStoreApi api, JavalinConfig config, Optional<ClientLimits> limits, ClassLoader libraries) {
+    static void mount(ApiSettings api, JavalinConfig config, Optional<ClientLimits> limits, ClassLoader libraries) {
         var audience = limits.isPresent() ? Audience.MOUNT_WITH_LIMITS : Audience.MOUNT;
         install(new Target(audience, Optional.of(api), limits, Optional.empty(), Optional.empty()), config, libraries);
     }
@@ -235,7 +160,7 @@ final class Pipeline {
      * The API as the standalone server: the API, the protections, and the server's own style; Jetty waits up to
      * {@code stopTimeout} for requests in flight when it stops.
      */
-    static void standalone(PlantStoreApi api, JavalinConfig config, ClientLimits limits, Duration stopTimeout) {
+    static void standalone(ApiSettings api, JavalinConfig config, ClientLimits limits, Duration stopTimeout) {
         install(new Target(Audience.STANDALONE, Optional.of(api), Optional.of(limits), Optional.of(stopTimeout),
                 Optional.empty()), config, OptionalLibrary.CLASS_PATH);
     }
@@ -257,7 +182,7 @@ final class Pipeline {
         assembly.finish();
     }
 
-    private static boolean docsServed(PlantStoreApi api, ClassLoader libraries) {
+    private static boolean docsServed(ApiSettings api, ClassLoader libraries) {
         return switch (api.docs()) {
             case NEVER -> false;
             case ALWAYS -> {
@@ -278,9 +203,10 @@ final class Pipeline {
         if (missing.isEmpty()) {
             return true;
         }
-        LOG.info("The API's documents ({}) are off: they need {} on the class path, which plantstore-http declares "
-                + "optional. Add {} to your dependencies to serve them, or call withDocs(false) to turn them off "
-                + "without this line.", DOCS_PATHS, String.join(" and ", missing), missing.size() == 1 ? "it" : "them");
+        ApiLog.LOG.info("The API's documents ({}) are off: they need {} on the class path, which plantstore-http "
+                + "declares optional. Add {} to your dependencies to serve them, or call withDocs(false) to turn them "
+                + "off without this line.", DOCS_PATHS, String.join(" and ", missing),
+                missing.size() == 1 ? "it" : "them");
         return false;
     }
 
@@ -322,8 +248,8 @@ final class Pipeline {
 
     private static void readAhead(Assembly assembly) {
         BearerAuth auth = assembly.auth();
-        Predicate<Request> admittedCreate = request -> isCreate(request)
-                && auth.decisionFor(request) instanceof BearerAuth.Admitted;
+        Predicate<Request> admittedCreate = request -> PlantRoutes.isCreate(request)
+                && auth.decisionFor(Exchange.of(request)) instanceof Credentials.Admitted;
         assembly.handlers.add(BodyBeforeHandler.handler(assembly.api().maxBodyBytes(),
                 assembly.target.limits().orElseThrow().minBodyBytesPerSecond(), admittedCreate));
     }
@@ -335,8 +261,8 @@ final class Pipeline {
             SecurityHeaders.onApiResponse(ctx);
             auth.handle(ctx);
         });
-        assembly.config.routes.before(COLLECTION, gate);
-        assembly.config.routes.before(COLLECTION + "/*", gate);
+        assembly.config.routes.before(PlantRoutes.COLLECTION, gate);
+        assembly.config.routes.before(PlantRoutes.COLLECTION + "/*", gate);
     }
 
     private static void cors(Assembly assembly) {
@@ -345,14 +271,14 @@ final class Pipeline {
             return;
         }
         var routes = assembly.config.routes;
-        routes.before(COLLECTION, new Cors(origins, HandlerType.POST));
-        routes.before(COLLECTION + "/*", new Cors(origins, HandlerType.DELETE));
+        routes.before(PlantRoutes.COLLECTION, new Cors(origins, HandlerType.POST));
+        routes.before(PlantRoutes.COLLECTION + "/*", new Cors(origins, HandlerType.DELETE));
         routes.before("/openapi.json", new Cors(origins, HandlerType.GET));
         routes.before("/openapi.yaml", new Cors(origins, HandlerType.GET));
     }
 
     private static void plantRoutes(Assembly assembly) {
-        PlantStoreApi api = assembly.api();
+        ApiSettings api = assembly.api();
         PlantStore store = api.store();
         if (api.tracing().isPresent()) {
             store = new TracedPlantStore(store, api.tracing().get());
@@ -361,15 +287,15 @@ final class Pipeline {
             store = new MeteredPlantStore(store, api.metrics().get());
         }
         var routes = new PlantRoutes(store, api.maxBodyBytes());
-        AllowedMethods.only(assembly.config, COLLECTION, HandlerType.POST, guard(routes::create));
-        AllowedMethods.only(assembly.config, ITEM, HandlerType.DELETE, guard(routes::delete));
+        AllowedMethods.only(assembly.config, PlantRoutes.COLLECTION, HandlerType.POST, guard(routes::create));
+        AllowedMethods.only(assembly.config, PlantRoutes.ITEM, HandlerType.DELETE, guard(routes::delete));
     }
 
     private static void apiDocs(Assembly assembly) {
         if (!assembly.docs) {
             return;
         }
-        PlantStoreApi api = assembly.api();
+        ApiSettings api = assembly.api();
         ApiDocs.load(api.readiness().isPresent(),
                 api.documentedIssuer().map(issuer -> new ApiDocs.IdentityProvider(issuer, api.scopes())))
                 .mount(assembly.config);
@@ -389,8 +315,9 @@ final class Pipeline {
     private static void requestSpans(Assembly assembly) {
         assembly.api().tracing().ifPresent(openTelemetry -> {
             BearerAuth auth = assembly.auth();
-            Predicate<Request> admittedWrite = request -> (isCreate(request) || isDelete(request))
-                    && auth.decisionFor(request) instanceof BearerAuth.Admitted;
+            Predicate<Request> admittedWrite = request -> (PlantRoutes.isCreate(request)
+                    || PlantRoutes.isDelete(request))
+                    && auth.decisionFor(Exchange.of(request)) instanceof Credentials.Admitted;
             assembly.handlers.add(new RequestSpans(openTelemetry, assembly.api().healthTraced(), admittedWrite));
             assembly.config.requestLogger.http((ctx, millis) -> RequestSpans.nameByRoute(ctx));
         });
@@ -406,8 +333,7 @@ final class Pipeline {
     private static void accessLog(Assembly assembly) {
         ClientAddresses clients = assembly.api().clientAddresses();
         assembly.onServer(server -> server.setRequestLog(new AccessLog(clients)));
-        assembly.config.requestLogger.http((ctx, millis) ->
-                ctx.req().setAttribute(AccessLog.ROUTE_ATTRIBUTE, RouteTemplate.of(ctx)));
+        assembly.config.requestLogger.http((ctx, millis) -> Exchange.of(ctx).routed(RouteTemplate.of(ctx)));
     }
 
     /**
@@ -415,102 +341,13 @@ final class Pipeline {
      * read as part of the line, and so see other headers than the server does. Jetty's default URI compliance refuses
      * ambiguous paths (an encoded slash, encoded dot segments) that Javalin's legacy setting lets through.
      */
-    static void strict(HttpConfiguration http) {
+    private static void strict(HttpConfiguration http) {
         http.setHttpCompliance(HttpCompliance.RFC9110.without("RFC9110_CRLF",
                 HttpCompliance.Violation.LF_HEADER_TERMINATION));
         http.setUriCompliance(UriCompliance.DEFAULT);
     }
 
-    /** {@code POST /plants}, the one route that takes a body; Javalin also routes {@code /plants/} to it. */
-    private static boolean isCreate(Request request) {
-        if (!HttpMethod.POST.is(request.getMethod())) {
-            return false;
-        }
-        String path = Request.getPathInContext(request);
-        return path.startsWith(COLLECTION)
-                && (path.length() == COLLECTION.length() || path.length() == COLLECTION.length() + 1
-                        && path.charAt(COLLECTION.length()) == '/');
-    }
-
-    /** {@code DELETE /plants/...}, which the gate (12) judges whatever follows the slash. */
-    private static boolean isDelete(Request request) {
-        String path = Request.getPathInContext(request);
-        return HttpMethod.DELETE.is(request.getMethod()) && path.startsWith(COLLECTION + "/")
-                && path.length() > COLLECTION.length() + 1;
-    }
-
     private static String describe(HttpResponseException e, Context ctx) {
         return e.getStatus() == 404 ? "no such resource: " + ctx.method().name() + " " + ctx.path() : e.getMessage();
-    }
-
-    /** One server's build as the steps install it: what they share, and what is applied once they have all run. */
-    static final class Assembly {
-
-        private final Target target;
-        private final JavalinConfig config;
-        private final boolean docs;
-        private final List<Handler.Wrapper> handlers = new ArrayList<>();
-        private final List<Consumer<Server>> serverSettings = new ArrayList<>();
-        private final List<Consumer<AbstractConnector>> connectorSettings = new ArrayList<>();
-        private BearerAuth auth;
-
-        private Assembly(Target target, JavalinConfig config, boolean docs) {
-            this.target = target;
-            this.config = config;
-            this.docs = docs;
-        }
-
-        private PlantStoreApi api() {
-            return target.api().orElseThrow();
-        }
-
-        /** The one {@link BearerAuth} of the server: the read-ahead asks it, the gate then finds its decision. */
-        private BearerAuth auth() {
-            if (auth == null) {
-                PlantStoreApi api = api();
-                auth = new BearerAuth(api.verifier(), api.authFailureLimit() == 0
-                        ? Optional.empty()
-                        : Optional.of(new AuthFailureLimiter(api.authFailureLimit(), System::nanoTime)), api.scopes(),
-                        api.clientAddresses());
-            }
-            return auth;
-        }
-
-        private void onServer(Consumer<Server> setting) {
-            serverSettings.add(setting);
-        }
-
-        private void onConnectors(Consumer<AbstractConnector> setting) {
-            connectorSettings.add(setting);
-        }
-
-        /**
-         * The server's settings, then the Jetty handlers nested in the steps' order around whatever handler the
-         * server has by then; Javalin nests itself innermost. Connectors exist only once Javalin creates its own,
-         * after these callbacks and before it fires {@code serverStarting}.
-         */
-        private void finish() {
-            var server = new AtomicReference<Server>();
-            config.jetty.modifyServer(jetty -> {
-                server.set(jetty);
-                serverSettings.forEach(setting -> setting.accept(jetty));
-                Handler inner = jetty.getHandler();
-                for (int i = handlers.size() - 1; i >= 0; i--) {
-                    Handler.Wrapper wrapper = handlers.get(i);
-                    wrapper.setHandler(inner);
-                    inner = wrapper;
-                }
-                jetty.setHandler(inner);
-            });
-            if (!connectorSettings.isEmpty()) {
-                config.events.serverStarting(() -> {
-                    for (Connector connector : server.get().getConnectors()) {
-                        if (connector instanceof AbstractConnector settable) {
-                            connectorSettings.forEach(setting -> setting.accept(settable));
-                        }
-                    }
-                });
-            }
-        }
     }
 }

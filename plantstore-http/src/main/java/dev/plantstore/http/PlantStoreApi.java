@@ -69,109 +69,36 @@ import java.util.function.Consumer;
 public final class PlantStoreApi extends Plugin<Void> {
 
     /** The request body limit unless {@link #withMaxBodyBytes} says otherwise: 64 KiB. */
-    public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+    public static final int DEFAULT_MAX_BODY_BYTES = ApiSettings.MAX_BODY_BYTES;
 
     /** Refused tokens a client address may send per minute unless {@link #withAuthFailureLimit} says otherwise. */
-    public static final int DEFAULT_AUTH_FAILURE_LIMIT = 30;
+    public static final int DEFAULT_AUTH_FAILURE_LIMIT = ApiSettings.AUTH_FAILURE_LIMIT;
 
     /** The scope a token must grant to create plants unless {@link #withScopes} says otherwise. */
-    public static final String DEFAULT_CREATE_SCOPE = "plants:create";
+    public static final String DEFAULT_CREATE_SCOPE = ApiSettings.CREATE_SCOPE;
 
     /** The scope a token must grant to delete plants unless {@link #withScopes} says otherwise. */
-    public static final String DEFAULT_DELETE_SCOPE = "plants:delete";
+    public static final String DEFAULT_DELETE_SCOPE = ApiSettings.DELETE_SCOPE;
 
-    private final PlantStore store;
-    private final TokenVerifier verifier;
-    private final int maxBodyBytes;
-    private final Documents docs;
-    private final Set<String> corsOrigins;
-    private final int authFailureLimit;
-    private final Optional<MeterRegistry> metrics;
-    private final Optional<OpenTelemetry> tracing;
-    private final boolean healthTraced;
-    /** What the health routes answer; none are mounted when empty. */
-    private final Optional<BooleanSupplier> readiness;
-    private final BearerAuth.Scopes scopes;
-    private final ClientAddresses clientAddresses;
+    private final ApiSettings settings;
 
-    private PlantStoreApi(Settings settings) {
-        this.store = settings.store;
-        this.verifier = Objects.requireNonNull(settings.verifier, "null verifier");
-        if (settings.maxBodyBytes < 1 || settings.maxBodyBytes == Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("maxBodyBytes must be between 1 and " + (Integer.MAX_VALUE - 1));
-        }
-        this.maxBodyBytes = settings.maxBodyBytes;
-        this.docs = settings.docs;
-        settings.corsOrigins.forEach(Cors::requireValidOrigin);
-        this.corsOrigins = Set.copyOf(settings.corsOrigins);
-        if (settings.authFailureLimit < 0) {
-            throw new IllegalArgumentException("authFailureLimit must not be negative");
-        }
-        this.authFailureLimit = settings.authFailureLimit;
-        this.metrics = settings.metrics;
-        this.tracing = settings.tracing;
-        this.healthTraced = settings.healthTraced;
-        this.readiness = settings.readiness;
-        this.scopes = Objects.requireNonNull(settings.scopes, "null scopes");
-        this.clientAddresses = settings.clientAddresses;
-    }
-
-    /**
-     * The values an API is built from: a wither copies them from the API, changes one, and builds the copy, whose
-     * constructor checks them all in one place.
-     */
-    private static final class Settings {
-        private final PlantStore store;
-        private final TokenVerifier verifier;
-        private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
-        private Documents docs = new Documents(DocsServed.WHEN_PRESENT, Optional.empty());
-        private Set<String> corsOrigins = Set.of();
-        private int authFailureLimit = DEFAULT_AUTH_FAILURE_LIMIT;
-        private Optional<MeterRegistry> metrics = Optional.empty();
-        private Optional<OpenTelemetry> tracing = Optional.empty();
-        private boolean healthTraced;
-        private Optional<BooleanSupplier> readiness;
-        private BearerAuth.Scopes scopes = new BearerAuth.Scopes(DEFAULT_CREATE_SCOPE, DEFAULT_DELETE_SCOPE);
-        private ClientAddresses clientAddresses = ClientAddresses.PEERS_ONLY;
-
-        private Settings(PlantStore store, TokenVerifier verifier) {
-            // Checked here rather than by the API's constructor: the readiness below reads it first.
-            this.store = Objects.requireNonNull(store, "null store");
-            this.verifier = verifier;
-            this.readiness = Optional.of(store::isAvailable);
-        }
-
-        private Settings(PlantStoreApi api) {
-            store = api.store;
-            verifier = api.verifier;
-            maxBodyBytes = api.maxBodyBytes;
-            docs = api.docs;
-            corsOrigins = api.corsOrigins;
-            authFailureLimit = api.authFailureLimit;
-            metrics = api.metrics;
-            tracing = api.tracing;
-            healthTraced = api.healthTraced;
-            readiness = api.readiness;
-            scopes = api.scopes;
-            clientAddresses = api.clientAddresses;
-        }
+    private PlantStoreApi(ApiSettings settings) {
+        this.settings = settings;
     }
 
     /** A copy with what {@code change} sets. */
-    private PlantStoreApi with(Consumer<Settings> change) {
-        var settings = new Settings(this);
-        change.accept(settings);
-        return new PlantStoreApi(settings);
+    private PlantStoreApi with(Consumer<ApiSettings.Changes> change) {
+        return new PlantStoreApi(settings.with(change));
     }
 
     /** The API over this store, admitting requests whose bearer token the verifier accepts. */
     public static PlantStoreApi of(PlantStore store, TokenVerifier verifier) {
-        return new PlantStoreApi(new Settings(store, verifier));
+        return new PlantStoreApi(ApiSettings.of(store, verifier));
     }
 
     /** A copy with another request body limit; a larger body is answered with 413. */
     public PlantStoreApi withMaxBodyBytes(int maxBodyBytes) {
-        return with(settings -> settings.maxBodyBytes = maxBodyBytes);
+        return with(changes -> changes.maxBodyBytes = maxBodyBytes);
     }
 
     /**
@@ -183,8 +110,8 @@ public final class PlantStoreApi extends Plugin<Void> {
      * With {@code withDocs(true)}, {@link #mount} fails if either is missing, and says which.
      */
     public PlantStoreApi withDocs(boolean docs) {
-        var documents = new Documents(docs ? DocsServed.ALWAYS : DocsServed.NEVER, this.docs.issuer());
-        return with(settings -> settings.docs = documents);
+        var served = docs ? ApiSettings.DocsServed.ALWAYS : ApiSettings.DocsServed.NEVER;
+        return with(changes -> changes.docs = served);
     }
 
     /**
@@ -194,16 +121,9 @@ public final class PlantStoreApi extends Plugin<Void> {
      * tokens are accepted.
      */
     public PlantStoreApi withDocumentedIssuer(URI issuer) {
-        var documents = new Documents(docs.served(), Optional.of(issuer));
-        return with(settings -> settings.docs = documents);
+        Optional<URI> documented = Optional.of(issuer);
+        return with(changes -> changes.documentedIssuer = documented);
     }
-
-    /** Whether the documents are served, and the identity provider they name. */
-    private record Documents(DocsServed served, Optional<URI> issuer) {
-    }
-
-    /** When the documents are served: as {@link #withDocs} chose, or by default when their libraries are present. */
-    enum DocsServed { WHEN_PRESENT, ALWAYS, NEVER }
 
     /**
      * A copy that lets pages from these origins ({@code https://docs.example.com}, or {@code *} for any) call the API
@@ -213,7 +133,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      */
     public PlantStoreApi withCorsOrigins(Collection<String> origins) {
         Set<String> copied = Set.copyOf(origins);
-        return with(settings -> settings.corsOrigins = copied);
+        return with(changes -> changes.corsOrigins = copied);
     }
 
     /**
@@ -223,7 +143,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      * by its /64.
      */
     public PlantStoreApi withAuthFailureLimit(int perMinute) {
-        return with(settings -> settings.authFailureLimit = perMinute);
+        return with(changes -> changes.authFailureLimit = perMinute);
     }
 
     /**
@@ -241,7 +161,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      */
     public PlantStoreApi withTrustedProxies(Collection<String> proxies) {
         ClientAddresses trusted = ClientAddresses.trusting(Objects.requireNonNull(proxies, "null proxies"));
-        return with(settings -> settings.clientAddresses = trusted);
+        return with(changes -> changes.clientAddresses = trusted);
     }
 
     /**
@@ -253,7 +173,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      */
     public PlantStoreApi withScopes(String createScope, String deleteScope) {
         var scopes = new BearerAuth.Scopes(createScope, deleteScope);
-        return with(settings -> settings.scopes = scopes);
+        return with(changes -> changes.scopes = scopes);
     }
 
     /**
@@ -294,7 +214,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      * own on a path under {@code /plants}, which the API's authentication guards; empty elsewhere.
      */
     public static Optional<Verification.Valid> caller(Context ctx) {
-        return BearerAuth.caller(ctx);
+        return Exchange.existing(ctx).flatMap(Exchange::caller);
     }
 
     /**
@@ -324,7 +244,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      */
     public PlantStoreApi withMetrics(MeterRegistry registry) {
         Optional<MeterRegistry> metrics = Optional.of(registry);
-        return with(settings -> settings.metrics = metrics);
+        return with(changes -> changes.metrics = metrics);
     }
 
     /**
@@ -342,11 +262,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      */
     public PlantStoreApi withTracing(OpenTelemetry openTelemetry) {
         Optional<OpenTelemetry> tracing = Optional.of(openTelemetry);
-        return with(settings -> settings.tracing = tracing);
-    }
-
-    Optional<OpenTelemetry> tracing() {
-        return tracing;
+        return with(changes -> changes.tracing = tracing);
     }
 
     /**
@@ -354,11 +270,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      * traces the others. Not by default: a load balancer probing every second would make a trace a second.
      */
     public PlantStoreApi withHealthTraced(boolean traced) {
-        return with(settings -> settings.healthTraced = traced);
-    }
-
-    boolean healthTraced() {
-        return healthTraced;
+        return with(changes -> changes.healthTraced = traced);
     }
 
     /**
@@ -367,7 +279,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      * token. They are served unless turned off here, and the OpenAPI document lists them exactly when they are.
      */
     public PlantStoreApi withHealth(boolean health) {
-        return withReadiness(health ? Optional.of(store::isAvailable) : Optional.empty());
+        return withReadiness(health ? Optional.of(settings.store()::isAvailable) : Optional.empty());
     }
 
     /** A copy whose health routes answer {@code ready}, which must answer quickly and never throw. */
@@ -376,53 +288,15 @@ public final class PlantStoreApi extends Plugin<Void> {
     }
 
     private PlantStoreApi withReadiness(Optional<BooleanSupplier> ready) {
-        return with(settings -> settings.readiness = ready);
+        return with(changes -> changes.readiness = ready);
     }
 
     PlantStore store() {
-        return store;
+        return settings.store();
     }
 
-    TokenVerifier verifier() {
-        return verifier;
-    }
-
-    int maxBodyBytes() {
-        return maxBodyBytes;
-    }
-
-    DocsServed docs() {
-        return docs.served();
-    }
-
-    /** The identity provider the OpenAPI document names, if any. */
-    Optional<URI> documentedIssuer() {
-        return docs.issuer();
-    }
-
-    Set<String> corsOrigins() {
-        return corsOrigins;
-    }
-
-    int authFailureLimit() {
-        return authFailureLimit;
-    }
-
-    /** The registry the metrics go to; Micrometer's classes are touched only where this is present. */
-    Optional<MeterRegistry> metrics() {
-        return metrics;
-    }
-
-    Optional<BooleanSupplier> readiness() {
-        return readiness;
-    }
-
-    BearerAuth.Scopes scopes() {
-        return scopes;
-    }
-
-    ClientAddresses clientAddresses() {
-        return clientAddresses;
+    ApiSettings settings() {
+        return settings;
     }
 
     /** As {@link #mount(JavalinConfig)}, when the application registers the API as its plugin. */
@@ -440,7 +314,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      *                               missing; by default, the documents are left out then, and a line says so
      */
     public void mount(JavalinConfig config) {
-        Pipeline.mount(this, config, Optional.empty());
+        Pipeline.mount(settings, config, Optional.empty());
     }
 
     /**
@@ -454,6 +328,6 @@ public final class PlantStoreApi extends Plugin<Void> {
      *                               missing
      */
     public void mount(JavalinConfig config, ClientLimits limits) {
-        Pipeline.mount(this, config, Optional.of(Objects.requireNonNull(limits, "null limits")));
+        Pipeline.mount(settings, config, Optional.of(Objects.requireNonNull(limits, "null limits")));
     }
 }

@@ -98,7 +98,7 @@ public final class PlantStoreServer implements AutoCloseable {
         return Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
-            Pipeline.standalone(api.withReadiness(ready), config, limits, stopTimeout);
+            Pipeline.standalone(api.withReadiness(ready).settings(), config, limits, stopTimeout);
         });
     }
 

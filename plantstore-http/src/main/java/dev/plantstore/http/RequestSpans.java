@@ -11,7 +11,6 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
-import java.util.Optional;
 import java.util.function.Predicate;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.server.Handler;
@@ -33,8 +32,6 @@ final class RequestSpans extends Handler.Wrapper {
 
     static final String TRACE_ID_MDC_KEY = "traceId";
     static final String SPAN_ID_MDC_KEY = "spanId";
-    /** The request attribute that holds the request's span. */
-    static final String SPAN_ATTRIBUTE = "dev.plantstore.span";
     static final String INSTRUMENTATION = "dev.plantstore.http";
 
     // Made once: a key made per call is an allocation and a hash on every traced request.
@@ -88,7 +85,7 @@ final class RequestSpans extends Handler.Wrapper {
             span.setAttribute(METHOD, request.getMethod());
             span.setAttribute(SCHEME, request.getHttpURI().getScheme());
         }
-        request.setAttribute(SPAN_ATTRIBUTE, span);
+        Exchange.of(request).traced(span);
         SpanContext ids = span.getSpanContext();
         MDC.put(TRACE_ID_MDC_KEY, ids.getTraceId());
         MDC.put(SPAN_ID_MDC_KEY, ids.getSpanId());
@@ -115,18 +112,12 @@ final class RequestSpans extends Handler.Wrapper {
      * routed the request. Run as a request logger, after the handlers, before the response completes.
      */
     static void nameByRoute(Context ctx) {
-        if (ctx.req().getAttribute(SPAN_ATTRIBUTE) instanceof Span span && span.isRecording()) {
+        Exchange.existing(ctx).ifPresent(exchange -> exchange.span().filter(Span::isRecording).ifPresent(span -> {
             String route = RouteTemplate.of(ctx);
             span.updateName(ctx.method().name() + " " + route);
             span.setAttribute(ROUTE, route);
-            PlantStoreApi.caller(ctx).ifPresent(caller -> span.setAttribute(PRINCIPAL, caller.principal()));
-        }
-    }
-
-    /** The request's span's ids, for a line written once the request is over; empty when it was not traced. */
-    static Optional<SpanContext> idsOf(Request request) {
-        return request.getAttribute(SPAN_ATTRIBUTE) instanceof Span span ? Optional.of(span.getSpanContext())
-                : Optional.empty();
+            exchange.caller().ifPresent(caller -> span.setAttribute(PRINCIPAL, caller.principal()));
+        }));
     }
 
     /** Ends the span with the response's status once the exchange is over, then completes it. */

@@ -5,6 +5,7 @@ import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.forwarding.ForwardingPlantStore;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -43,24 +44,26 @@ final class TracedPlantStore extends ForwardingPlantStore {
     }
 
     @Override
-    public CreateResult create(NewPlant plant) {
-        return traced("create", plant.id(), trace -> trace.map(context -> store.create(plant, context))
-                .orElseGet(() -> store.create(plant)), TracedPlantStore::outcomeOf);
+    protected CreateResult create(NewPlant plant, Optional<TraceContext> given) {
+        return traced("create", plant.id(), given, trace -> forward(plant, trace), TracedPlantStore::outcomeOf);
     }
 
     @Override
-    public boolean delete(long id) {
-        return traced("delete", id, trace -> trace.map(context -> store.delete(id, context))
-                .orElseGet(() -> store.delete(id)), removed -> removed ? "deleted" : "absent");
+    protected boolean delete(long id, Optional<TraceContext> given) {
+        return traced("delete", id, given, trace -> forward(id, trace), removed -> removed ? "deleted" : "absent");
     }
 
-    private <T> T traced(String operation, long id, Function<Optional<TraceContext>, T> write,
-                         Function<T, String> outcome) {
+    /**
+     * {@code given}: the context the write came with, which it keeps when no span is current (a caller of the store
+     * outside a request).
+     */
+    private <T> T traced(String operation, long id, Optional<TraceContext> given,
+                         Function<Optional<TraceContext>, T> write, Function<T, String> outcome) {
         Span request = Span.current();
         if (!request.isRecording()) {
             // Not sampled: a span for the write would record nothing. The write keeps the request's own context,
             // unsampled, which the webhook's receiver may still continue.
-            return write.apply(contextOf(request.getSpanContext()));
+            return write.apply(contextOf(request.getSpanContext()).or(() -> given));
         }
         Span span = tracer.spanBuilder("store " + operation).startSpan();
         span.setAttribute(OPERATION, operation);

@@ -38,7 +38,7 @@ class DocsLibrariesTest {
     @Test
     void byDefaultTheApiIsServedWithoutTheDocumentsWhenSwaggerUiIsMissingAndOneLineSaysWhatToAdd() {
         var app = new AtomicReference<Javalin>();
-        String log = LogCapture.during(() -> app.set(Javalin.create(config -> Pipeline.mount(TestApi.api(store),
+        String log = LogCapture.during(() -> app.set(Javalin.create(config -> Pipeline.mount(settings(),
                 config, Optional.empty(), hiding(OptionalLibrary.SWAGGER_UI)))));
         JavalinTest.test(app.get(), NO_LOG_CAPTURE, (server, client) -> {
             assertEquals(200, TestApi.create(client, "{\"id\":1,\"name\":\"Fern\"}").code());
@@ -50,7 +50,7 @@ class DocsLibrariesTest {
 
     @Test
     void everyMissingLibraryIsNamed() {
-        String log = LogCapture.during(() -> Javalin.create(config -> Pipeline.mount(TestApi.api(store), config,
+        String log = LogCapture.during(() -> Javalin.create(config -> Pipeline.mount(settings(), config,
                 Optional.empty(), hiding(OptionalLibrary.SWAGGER_UI, OptionalLibrary.JACKSON_YAML,
                         OptionalLibrary.JACKSON_DATABIND))));
         assertEquals(List.of(OFF_LINE.formatted("org.webjars:swagger-ui and "
@@ -61,7 +61,8 @@ class DocsLibrariesTest {
     @Test
     void documentsAskedForExplicitlyFailTheMountWhenALibraryIsMissing() {
         var e = assertThrows(IllegalStateException.class, () -> Javalin.create(config -> Pipeline.mount(
-                TestApi.api(store).withDocs(true), config, Optional.empty(), hiding(OptionalLibrary.JACKSON_YAML))));
+                TestApi.api(store).withDocs(true).settings(), config, Optional.empty(),
+                hiding(OptionalLibrary.JACKSON_YAML))));
         assertEquals("Serving the API's documents (/openapi.yaml, /openapi.json, /docs), asked for with "
                 + "withDocs(true), needs com.fasterxml.jackson.dataformat:jackson-dataformat-yaml on the class path, "
                 + "which plantstore-http declares optional: add it to your dependencies, or call withDocs(false)",
@@ -71,18 +72,23 @@ class DocsLibrariesTest {
     @Test
     void documentsTurnedOffSayNothingWhateverIsMissing() {
         String log = LogCapture.during(() -> Javalin.create(config -> Pipeline.mount(
-                TestApi.api(store).withDocs(false), config, Optional.empty(), hiding(OptionalLibrary.SWAGGER_UI))));
+                TestApi.api(store).withDocs(false).settings(), config, Optional.empty(),
+                hiding(OptionalLibrary.SWAGGER_UI))));
         assertEquals(List.of(), lines(log));
     }
 
     @Test
     void byDefaultTheDocumentsAreServedWhenTheLibrariesArePresentWithoutALine() {
         var app = new AtomicReference<Javalin>();
-        String log = LogCapture.during(() -> app.set(Javalin.create(config -> Pipeline.mount(TestApi.api(store),
+        String log = LogCapture.during(() -> app.set(Javalin.create(config -> Pipeline.mount(settings(),
                 config, Optional.empty(), OptionalLibrary.CLASS_PATH))));
         JavalinTest.test(app.get(), NO_LOG_CAPTURE, (server, client) ->
                 assertTrue(client.get("/openapi.yaml").body().string().startsWith("openapi:")));
         assertEquals(List.of(), lines(log));
+    }
+
+    private ApiSettings settings() {
+        return TestApi.api(store).settings();
     }
 
     /** This module's class loader, without the jars of {@code hidden}. */

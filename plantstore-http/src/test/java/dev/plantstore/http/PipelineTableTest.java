@@ -7,24 +7,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The order a reader finds in {@link Pipeline}'s javadoc is the order its one list installs. */
+/** The table of steps a reader finds in {@code docs/request-path.md} is the list {@link Pipeline} installs. */
 class PipelineTableTest {
 
-    private static final Path SOURCE = Path.of("src/main/java/dev/plantstore/http/Pipeline.java");
+    private static final Path PAGE = Path.of("../docs/request-path.md");
+    private static final String FENCE = "```text\n";
 
     @Test
-    void theJavadocsTableIsTheListOfSteps() throws IOException {
-        String source = Files.readString(SOURCE);
-        int start = source.indexOf(" * <pre>\n") + " * <pre>\n".length();
-        int end = source.indexOf(" * </pre>", start);
-        String documented = source.substring(start, end).lines()
-                .map(line -> line.length() > 3 ? line.substring(3) : "")
-                .collect(Collectors.joining("\n", "", "\n"));
-        assertEquals(table(), documented, "Pipeline's javadoc table differs from its steps; it should read:\n"
-                + table());
+    void thePagesTableIsTheListOfSteps() throws IOException {
+        String page = Files.readString(PAGE);
+        int start = page.indexOf(FENCE) + FENCE.length();
+        String documented = page.substring(start, page.indexOf("```", start));
+        assertEquals(table(), documented, PAGE + "'s table differs from Pipeline's steps; it should read:\n" + table());
     }
 
     @Test
@@ -33,7 +29,7 @@ class PipelineTableTest {
         assertEquals(names.size(), new HashSet<>(names).size(), names.toString());
     }
 
-    /** The table of the class's javadoc, made from {@link Pipeline#STEPS}. */
+    /** The page's table, made from {@link Pipeline#STEPS}. */
     private static String table() {
         var table = new StringBuilder();
         Pipeline.Layer layer = null;
@@ -44,7 +40,7 @@ class PipelineTableTest {
                 table.append(' ').append(layer.heading).append('\n');
             }
             var marks = new StringBuilder();
-            for (Pipeline.Audience audience : Pipeline.Audience.values()) {
+            for (Assembly.Audience audience : Assembly.Audience.values()) {
                 marks.append(step.audiences().contains(audience) ? audience.mark : '-');
             }
             String first = "%4d %-20s %s  ".formatted(++number, step.name(), marks);

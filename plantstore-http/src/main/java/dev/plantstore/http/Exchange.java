@@ -1,0 +1,129 @@
+package dev.plantstore.http;
+
+import dev.plantstore.core.Verification;
+import io.javalin.http.Context;
+import io.opentelemetry.api.trace.Span;
+import java.util.Optional;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.server.Request;
+
+/**
+ * What the server learns about one request on its way, kept on the request under one attribute: Jetty's handlers and
+ * Javalin's see the same request, so this is how the steps a request passes hand each other what they found. Each
+ * part is found once, by whichever step needs it first, and read by those after it: the client ({@link
+ * ClientAddresses}), the credentials' {@link Credentials.Decision}, the server span, the route
+ * template Javalin matched, and why a request was refused when its status alone does not say. Only the server sets
+ * request attributes; a client cannot. A request is served by one thread at a time, which Jetty hands on with a
+ * happens-before, so the fields need no locking.
+ */
+final class Exchange {
+
+    private static final String ATTRIBUTE = Exchange.class.getName();
+
+    private final Request request;
+    private ClientAddresses.Client client;
+    private Credentials.Decision decision;
+    /** Whether the gate on the API's paths has answered by the decision: until then the request has no caller. */
+    private boolean enforced;
+    private Span span;
+    private String route;
+    private String problem;
+
+    private Exchange(Request request) {
+        this.request = request;
+    }
+
+    /** The exchange of {@code request}, begun now if no step has begun it yet. */
+    static Exchange of(Request request) {
+        if (request.getAttribute(ATTRIBUTE) instanceof Exchange found) {
+            return found;
+        }
+        var exchange = new Exchange(request);
+        request.setAttribute(ATTRIBUTE, exchange);
+        return exchange;
+    }
+
+    /** The same exchange, seen from a Javalin handler. */
+    static Exchange of(Context ctx) {
+        return ctx.req().getAttribute(ATTRIBUTE) instanceof Exchange found
+                ? found
+                : of(ServletContextRequest.getServletContextRequest(ctx.req()));
+    }
+
+    /**
+     * The exchange of the request {@code ctx} serves, if a step has begun one: for a step that only reads what others
+     * found, so that a request no step needed anything of gets no exchange.
+     */
+    static Optional<Exchange> existing(Context ctx) {
+        return ctx.req().getAttribute(ATTRIBUTE) instanceof Exchange found ? Optional.of(found) : Optional.empty();
+    }
+
+    /** The request as Jetty holds it, whichever layer asks. */
+    Request request() {
+        return request;
+    }
+
+    ClientAddresses.Client client(ClientAddresses clients) {
+        if (client == null) {
+            client = clients.of(request);
+        }
+        return client;
+    }
+
+    /** The credentials' decision, empty until the API's authentication has been asked. */
+    Optional<Credentials.Decision> decision() {
+        return Optional.ofNullable(decision);
+    }
+
+    void decided(Credentials.Decision decision) {
+        this.decision = decision;
+    }
+
+    /**
+     * The gate has let the request in, or refused it, by its decision. A decision made early (to read a create's body
+     * ahead, to continue a trace) counts only from here: a request refused before the gate for another reason (a
+     * method override) has no caller and no refused token on its access line.
+     */
+    void enforced() {
+        enforced = true;
+    }
+
+    /** Who the request was admitted as, once the gate let it in. */
+    Optional<Verification.Valid> caller() {
+        return enforced && decision instanceof Credentials.Admitted admitted ? Optional.of(admitted.verification())
+                : Optional.empty();
+    }
+
+    /** Why its token was refused, once the gate refused it for that. */
+    Optional<Credentials.TokenRefusal> tokenRefusal() {
+        return enforced && decision instanceof Credentials.Refused refused ? refused.tokenRefusal()
+                : Optional.empty();
+    }
+
+    /** The request's server span, empty when it is not traced. */
+    Optional<Span> span() {
+        return Optional.ofNullable(span);
+    }
+
+    void traced(Span span) {
+        this.span = span;
+    }
+
+    /** The route template that served it, empty when Javalin routed nothing. */
+    Optional<String> route() {
+        return Optional.ofNullable(route);
+    }
+
+    void routed(String route) {
+        this.route = route;
+    }
+
+    /** Why it was refused when the status alone does not say (a 503's cause). */
+    Optional<String> problem() {
+        return Optional.ofNullable(problem);
+    }
+
+    void refusedBecause(String problem) {
+        this.problem = problem;
+    }
+}
