@@ -1,5 +1,6 @@
 package dev.plantstore.webhooks;
 
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Delivery;
 import dev.plantstore.core.webhooks.DeliveryProvider;
 import dev.plantstore.core.webhooks.DeliverySettings;
@@ -19,8 +20,8 @@ public final class HttpDeliveryProvider implements DeliveryProvider {
     }
 
     @Override
-    public Delivery start(Outbox outbox, DeliverySettings settings) {
-        return WebhookDelivery.start(outbox, settings, receiver -> new JettyTransport(receiver,
+    public Delivery start(Outbox outbox, CommittedEvents committed, DeliverySettings settings) {
+        return WebhookDelivery.start(outbox, committed, settings, receiver -> new JettyTransport(receiver,
                 WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE), GlobalOpenTelemetry.getOrNoop());
     }
 }

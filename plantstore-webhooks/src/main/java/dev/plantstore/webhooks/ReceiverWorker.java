@@ -1,6 +1,7 @@
 package dev.plantstore.webhooks;
 
 import dev.plantstore.core.WebhookListener;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
@@ -55,6 +56,8 @@ final class ReceiverWorker {
     /** The receiver's URL as releases before schema version 2 filed its events, when that is not its key. */
     private final Optional<String> fullUrl;
     private final Outbox outbox;
+    /** Where the worker says whether the store may lease the receiver's events to this process. */
+    private final CommittedEvents committed;
     private final Transport transport;
     private final WebhookSigner signer;
     private final AttemptSpans spans;
@@ -89,13 +92,14 @@ final class ReceiverWorker {
     private record Attempt(PlantEvent event, boolean delivered, String reason, long endedAtMillis) {
     }
 
-    ReceiverWorker(URI receiver, Outbox outbox, Transport transport, WebhookSigner signer, RetryPolicy retries,
-                   WebhookListener listener, OpenTelemetry openTelemetry) {
+    ReceiverWorker(URI receiver, Outbox outbox, CommittedEvents committed, Transport transport, WebhookSigner signer,
+                   RetryPolicy retries, WebhookListener listener, OpenTelemetry openTelemetry) {
         this.receiver = receiver;
         this.key = DeliverySettings.receiverKey(receiver);
         this.spans = new AttemptSpans(openTelemetry, receiver, key);
         this.fullUrl = receiver.toString().equals(key) ? Optional.empty() : Optional.of(receiver.toString());
         this.outbox = outbox;
+        this.committed = committed;
         this.transport = transport;
         this.signer = signer;
         this.retries = retries;
@@ -105,6 +109,7 @@ final class ReceiverWorker {
     }
 
     void start() {
+        updateLeasing();
         thread.start();
     }
 
@@ -112,14 +117,21 @@ final class ReceiverWorker {
         return pacing;
     }
 
-    boolean admitsEventsInMemory() {
-        return state == ReceiverState.KEEPING_UP && waitingCount.get() < WAITING_IN_MEMORY;
+    /**
+     * Tells the store whether the receiver's next events may be leased to this process, to be sent from memory: while
+     * the worker keeps up and has room for them. Told on each change; a batch already under way may still lease a few.
+     */
+    private void updateLeasing() {
+        committed.leaseHere(key, !stopped && state == ReceiverState.KEEPING_UP
+                && waitingCount.get() < WAITING_IN_MEMORY);
     }
 
     /** An event this process recorded and leased to this worker, to send from memory. */
     void take(PlantEvent event) {
         waiting.add(event);
-        waitingCount.incrementAndGet();
+        if (waitingCount.incrementAndGet() == WAITING_IN_MEMORY) {
+            updateLeasing();
+        }
     }
 
     /** A batch committed; {@code othersRecorded} when it left events to a claim. */
@@ -132,6 +144,7 @@ final class ReceiverWorker {
 
     void stop() {
         stopped = true;
+        updateLeasing();
         thread.interrupt();
     }
 
@@ -152,6 +165,7 @@ final class ReceiverWorker {
         while (!stopped) {
             try {
                 long waitMillis = doRun();
+                updateLeasing();
                 if (turnFailures > 0) {
                     LOG.log(System.Logger.Level.INFO, "webhooks to " + key + ": the outbox answers again");
                 }

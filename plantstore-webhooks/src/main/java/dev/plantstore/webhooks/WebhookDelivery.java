@@ -1,5 +1,6 @@
 package dev.plantstore.webhooks;
 
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Delivery;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
@@ -16,10 +17,11 @@ import java.util.function.Function;
 /**
  * Sends the outbox's events to their receivers: a {@link ReceiverWorker} per receiver, so a receiver that is slow or
  * down holds up only its own events, and never the store's writes or its health. How an event leaves the building,
- * in order: the store's batch commits and hands this process's events to {@link #committed} (or leaves them to a
- * claim); the receiver's worker takes them ({@link ReceiverWorker}), signs each ({@link WebhookSigner}) and sends it
- * through its {@link Transport} ({@link JettyTransport}); the answer settles the event, delivered or due again as
- * {@link RetryPolicy} says; meanwhile {@link WritePacing} holds the writes back while the receiver keeps pace.
+ * in order: the store's batch commits and publishes its events; {@link #committed} hands those leased to this process
+ * to their workers (the others wait for a claim); the receiver's worker takes them ({@link ReceiverWorker}), signs
+ * each ({@link WebhookSigner}) and sends it through its {@link Transport} ({@link JettyTransport}); the answer
+ * settles the event, delivered or due again as {@link RetryPolicy} says; meanwhile {@link WritePacing} holds the
+ * writes back, in front of the store, while the receiver keeps pace.
  */
 final class WebhookDelivery implements Delivery {
 
@@ -35,10 +37,10 @@ final class WebhookDelivery implements Delivery {
 
     /**
      * Starts a worker per receiver of {@code settings}, each sending through what {@code transports} makes, its
-     * attempts traced by {@code openTelemetry}.
+     * attempts traced by {@code openTelemetry}, subscribed to the events {@code committed} publishes.
      */
-    static WebhookDelivery start(Outbox outbox, DeliverySettings settings, Function<URI, Transport> transports,
-                                 OpenTelemetry openTelemetry) {
+    static WebhookDelivery start(Outbox outbox, CommittedEvents committed, DeliverySettings settings,
+                                 Function<URI, Transport> transports, OpenTelemetry openTelemetry) {
         Objects.requireNonNull(outbox, "null outbox");
         var delivery = new WebhookDelivery();
         var signer = new WebhookSigner(settings.secrets());
@@ -46,24 +48,19 @@ final class WebhookDelivery implements Delivery {
         try {
             for (URI receiver : settings.receivers()) {
                 delivery.workers.put(DeliverySettings.receiverKey(receiver), new ReceiverWorker(receiver, outbox,
-                        transports.apply(receiver), signer, retries, settings.listener(), openTelemetry));
+                        committed, transports.apply(receiver), signer, retries, settings.listener(), openTelemetry));
             }
         } catch (RuntimeException e) {
             delivery.close();
             throw e;
         }
+        committed.subscribe(delivery::committed);
         delivery.workers.values().forEach(ReceiverWorker::start);
         return delivery;
     }
 
-    @Override
-    public boolean admits(String receiver) {
-        ReceiverWorker worker = workers.get(receiver);
-        return worker != null && worker.admitsEventsInMemory();
-    }
-
-    @Override
-    public void committed(List<PlantEvent> leased, boolean othersRecorded) {
+    /** On the thread that committed: hands the leased events to their workers, and wakes every worker. */
+    private void committed(List<PlantEvent> leased, boolean othersRecorded) {
         for (PlantEvent event : leased) {
             ReceiverWorker worker = workers.get(event.receiver());
             if (worker != null) {
@@ -76,8 +73,8 @@ final class WebhookDelivery implements Delivery {
     }
 
     /**
-     * Waits while a receiver has too many events recorded and not yet sent ({@link WritePacing}), at most
-     * {@link WritePacing#LONGEST_WRITE_WAIT} in all.
+     * Admission in front of a write: waits while a receiver has too many events recorded and not yet sent
+     * ({@link WritePacing}), at most {@link WritePacing#LONGEST_WRITE_WAIT} in all.
      */
     @Override
     public void awaitRoom() {

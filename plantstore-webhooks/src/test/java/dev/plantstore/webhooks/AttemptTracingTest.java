@@ -69,10 +69,9 @@ class AttemptTracingTest {
         var settings = new DeliverySettings(List.of(url),
                 WebhookSecrets.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), WebhookListener.NONE,
                 Duration.ofHours(72), Duration.ofMillis(20));
-        var delivery = WebhookDelivery.start(outbox, settings,
+        var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(), settings,
                 to -> new JettyTransport(to, WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE),
                 openTelemetry);
-        outbox.handEventsTo(delivery);
         store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
         return store;
     }

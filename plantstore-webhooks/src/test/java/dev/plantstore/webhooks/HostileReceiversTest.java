@@ -53,9 +53,8 @@ class HostileReceiversTest {
         outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
         var settings = new DeliverySettings(List.of(receiver.url()), WebhookSecrets.parse(SECRET),
                 WebhookListener.NONE, Duration.ofHours(72), Duration.ofMillis(20));
-        var delivery = WebhookDelivery.start(outbox, settings,
+        var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(), settings,
                 to -> new JettyTransport(to, WebhookDelivery.IN_FLIGHT, DEADLINE), OpenTelemetry.noop());
-        outbox.handEventsTo(delivery);
         store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
     }
 

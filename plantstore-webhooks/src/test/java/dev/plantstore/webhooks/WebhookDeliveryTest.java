@@ -78,9 +78,9 @@ class WebhookDeliveryTest {
     /** A memory store whose events go to the receiver, retried after 20 ms at first, for {@code retryPeriod}. */
     private PlantStore store(Duration retryPeriod) {
         var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
-        var delivery = WebhookDelivery.start(outbox, settings(receiver.url(), retryPeriod), WebhookDeliveryTest::jetty,
+        var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(), settings(receiver.url(), retryPeriod),
+                WebhookDeliveryTest::jetty,
                 OpenTelemetry.noop());
-        outbox.handEventsTo(delivery);
         PlantStore store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
         stores.add(store);
         return store;
@@ -170,9 +170,9 @@ class WebhookDeliveryTest {
     void anEventStillFailingAfterTheRetryPeriodIsKeptAsUndeliverableAndCounted() throws Exception {
         receiver.answer(500);
         var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
-        var delivery = WebhookDelivery.start(outbox, settings(receiver.url(), Duration.ofMillis(300)),
+        var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(),
+                settings(receiver.url(), Duration.ofMillis(300)),
                 WebhookDeliveryTest::jetty, OpenTelemetry.noop());
-        outbox.handEventsTo(delivery);
         try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
             store.create(new NewPlant(1, "Monstera"));
             String key = DeliverySettings.receiverKey(receiver.url());
@@ -265,7 +265,8 @@ class WebhookDeliveryTest {
         for (int id = 0; id < 400; id++) {
             store.create(new NewPlant(id, "Plant " + id));
         }
-        var delivery = WebhookDelivery.start(countingClaims, settings(down, Duration.ofHours(72)),
+        var delivery = WebhookDelivery.start(countingClaims, store.committedEvents(),
+                settings(down, Duration.ofHours(72)),
                 WebhookDeliveryTest::jetty, OpenTelemetry.noop());
         PlantStore delivering = new DeliveringPlantStore(store, delivery);
         try {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.WebhookListener;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
@@ -141,7 +142,8 @@ class WritesWaitForDeliveryTest {
             public void close() {
             }
         };
-        worker = new ReceiverWorker(URI.create("http://127.0.0.1:9/"), new StubOutbox(), answeredWhenTold,
+        worker = new ReceiverWorker(URI.create("http://127.0.0.1:9/"), new StubOutbox(), new CommittedEvents(),
+                answeredWhenTold,
                 new WebhookSigner(WebhookSecrets.parse(SECRET)),
                 new RetryPolicy(Duration.ofSeconds(1), Duration.ofHours(72)), listener, OpenTelemetry.noop());
         worker.start();

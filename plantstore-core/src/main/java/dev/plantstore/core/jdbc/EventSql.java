@@ -2,9 +2,9 @@ package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
-import dev.plantstore.core.webhooks.RecordedEvents;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -62,7 +62,7 @@ final class EventSql {
             + "RETURNING " + EVENT_COLUMNS;
 
     private final List<String> receivers;
-    private volatile RecordedEvents recorded = RecordedEvents.NONE;
+    private final CommittedEvents committed = new CommittedEvents();
 
     EventSql(List<String> receivers) {
         this.receivers = List.copyOf(receivers);
@@ -72,9 +72,9 @@ final class EventSql {
         return !receivers.isEmpty();
     }
 
-    /** From now on, the events each batch leases go to {@code recorded} once the batch has committed. */
-    void handTo(RecordedEvents recorded) {
-        this.recorded = recorded;
+    /** Where each batch publishes its events once committed, and learns which receivers' it leases here. */
+    CommittedEvents committed() {
+        return committed;
     }
 
     /** PostgreSQL's round with events, in place of {@code plain} when there is a receiver. */
@@ -84,11 +84,10 @@ final class EventSql {
 
     /** The events of one batch, from its start to its commit. */
     Batch batch() {
-        recorded.awaitRoom();
         long now = System.currentTimeMillis();
         Long[] leases = new Long[receivers.size()];
         for (int i = 0; i < leases.length; i++) {
-            leases[i] = recorded.admits(receivers.get(i)) ? now + Outbox.LEASE.toMillis() : 0L;
+            leases[i] = committed.leasedHere(receivers.get(i)) ? now + Outbox.LEASE.toMillis() : 0L;
         }
         return new Batch(now, leases);
     }
@@ -181,7 +180,7 @@ final class EventSql {
             return new Recorder(connection);
         }
 
-        /** The batch committed: its leased events go to be sent, and the rest are announced. */
+        /** The batch committed: its events are published, the leased ones to be sent from memory. */
         void committed() {
             if (written.isEmpty()) {
                 return;
@@ -192,7 +191,7 @@ final class EventSql {
                     leased.add(event);
                 }
             }
-            recorded.committed(leased, leased.size() < written.size());
+            committed.publish(leased, leased.size() < written.size());
         }
 
         /** Prepares its statement on its first event; closing it closes that statement. */

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -40,6 +41,8 @@ import java.util.function.BooleanSupplier;
  *   <li>Whatever a batch throws fails that batch's callers and only them; the writer goes on with the next batch. A
  *       fault is logged when it starts, while it lasts and when it ends ({@link FaultLog}); once writes commit again,
  *       the database is asked to give back the space the fault used.</li>
+ *   <li>The outbox's writes on SQLite ({@link Write.OutboxWrite}) queue with the others and run first, each in a
+ *       transaction of its own; what one throws fails it alone, and is no fault of the store's writes.</li>
  *   <li>A health probe rides along with the writes: it commits with the next batch, or, alone, commits a write of its
  *       own ({@link Transactions#commitProbe}). However many ask at once, one probe runs.</li>
  * </ul>
@@ -128,6 +131,18 @@ final class GroupCommitWriter implements AutoCloseable {
         }
     }
 
+    /** Runs {@code work} for the outbox, as {@link Write.OutboxWrite} says; throws what it threw. */
+    <T> T runForOutbox(Write.Work<T> work) throws SQLException {
+        try {
+            return submit(new Write.OutboxWrite<>(work, new CompletableFuture<>()));
+        } catch (StoreUnavailableException e) {
+            if (e.getCause() instanceof SQLException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
     /**
      * False while a write could not commit: the writer is closed, a batch has been running longer than the time-out
      * (a lock held elsewhere), or, after a failed commit or while a batch runs, a probe fails: it waits behind that
@@ -195,6 +210,7 @@ final class GroupCommitWriter implements AutoCloseable {
                 batch.add(queue.take());
                 queue.drainTo(batch, MAX_BATCH - 1);
                 stop = batch.removeIf(Write.Stop.class::isInstance);
+                runOutboxWrites(batch);
                 writeReportingFailure(batch);
                 batch.clear();
             }
@@ -203,6 +219,16 @@ final class GroupCommitWriter implements AutoCloseable {
         } finally {
             closed = true;
             failQueued();
+        }
+    }
+
+    /** Takes the outbox's writes out of the batch and runs them, each on its own. */
+    private static void runOutboxWrites(List<Write<?>> batch) {
+        for (Iterator<Write<?>> writes = batch.iterator(); writes.hasNext(); ) {
+            if (writes.next() instanceof Write.OutboxWrite<?> outboxWrite) {
+                writes.remove();
+                outboxWrite.run();
+            }
         }
     }
 

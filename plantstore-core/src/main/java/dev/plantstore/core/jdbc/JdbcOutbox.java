@@ -61,17 +61,28 @@ public final class JdbcOutbox implements Outbox {
      */
     private final Map<String, Long> claimedUpTo = new ConcurrentHashMap<>();
 
-    private final WriteTurns writeTurns;
+    private final Writes writes;
 
-    JdbcOutbox(DataSource dataSource, Dialect dialect) {
-        this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
-        this.postgres = dialect == Dialect.POSTGRESQL;
-        this.writeTurns = WriteTurns.of(dialect);
+    /**
+     * How the outbox's writes run: at once on PostgreSQL, whose rows lock one by one; on SQLite, by the store's writer
+     * between its batches ({@link Write.OutboxWrite}).
+     */
+    interface Writes {
+        <T> T run(Write.Work<T> work) throws SQLException;
     }
 
-    /** The turns this outbox's writes take, which the store's writes on the same database must take too. */
-    WriteTurns writeTurns() {
-        return writeTurns;
+    /** The writes of PostgreSQL, each at once. */
+    static final Writes AT_ONCE = new Writes() {
+        @Override
+        public <T> T run(Write.Work<T> work) throws SQLException {
+            return work.run();
+        }
+    };
+
+    JdbcOutbox(DataSource dataSource, Dialect dialect, Writes writes) {
+        this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
+        this.postgres = dialect == Dialect.POSTGRESQL;
+        this.writes = Objects.requireNonNull(writes, "null writes");
     }
 
     /**
@@ -112,14 +123,16 @@ public final class JdbcOutbox implements Outbox {
     @Override
     public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
         long after = claimedUpTo.getOrDefault(receiver, 0L);
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(postgres ? CLAIM_POSTGRES : CLAIM_SQLITE)) {
-            List<PlantEvent> claimed = writeTurns.take(() -> {
-                List<PlantEvent> page = claimAfter(update, receiver, nowMillis, max, after);
-                if (page.size() < max && after > 0) {
-                    page.addAll(claimAfter(update, receiver, nowMillis, max - page.size(), 0));
+        try {
+            List<PlantEvent> claimed = writes.run(() -> {
+                try (Connection connection = dataSource.getConnection();
+                     PreparedStatement update = connection.prepareStatement(postgres ? CLAIM_POSTGRES : CLAIM_SQLITE)) {
+                    List<PlantEvent> page = claimAfter(update, receiver, nowMillis, max, after);
+                    if (page.size() < max && after > 0) {
+                        page.addAll(claimAfter(update, receiver, nowMillis, max - page.size(), 0));
+                    }
+                    return page;
                 }
-                return page;
             });
             claimed.sort(Comparator.comparingLong(PlantEvent::seq));
             claimedUpTo.put(receiver, claimed.size() < max ? 0L : claimed.get(claimed.size() - 1).seq());
@@ -159,27 +172,29 @@ public final class JdbcOutbox implements Outbox {
         if (events.isEmpty()) {
             return;
         }
-        try (Connection connection = dataSource.getConnection()) {
-            if (postgres) {
-                try (PreparedStatement all = connection.prepareStatement(statement
-                        + " WHERE seq = ANY (?::bigint[])")) {
-                    all.setArray(1, connection.createArrayOf("int8", seqs(events)));
-                    all.executeUpdate();
+        try {
+            writes.run(() -> {
+                try (Connection connection = dataSource.getConnection()) {
+                    if (postgres) {
+                        try (PreparedStatement all = connection.prepareStatement(statement
+                                + " WHERE seq = ANY (?::bigint[])")) {
+                            all.setArray(1, connection.createArrayOf("int8", seqs(events)));
+                            all.executeUpdate();
+                        }
+                        return null;
+                    }
+                    try (PreparedStatement each = connection.prepareStatement(statement + " WHERE seq = ?")) {
+                        for (PlantEvent event : events) {
+                            each.setLong(1, event.seq());
+                            each.addBatch();
+                        }
+                        connection.setAutoCommit(false);
+                        each.executeBatch();
+                        connection.commit();
+                        return null;
+                    }
                 }
-                return;
-            }
-            try (PreparedStatement each = connection.prepareStatement(statement + " WHERE seq = ?")) {
-                for (PlantEvent event : events) {
-                    each.setLong(1, event.seq());
-                    each.addBatch();
-                }
-                writeTurns.take(() -> {
-                    connection.setAutoCommit(false);
-                    each.executeBatch();
-                    connection.commit();
-                    return null;
-                });
-            }
+            });
         } catch (SQLException e) {
             throw new StoreUnavailableException("the webhook outbox could not be written", e);
         }
@@ -203,24 +218,32 @@ public final class JdbcOutbox implements Outbox {
 
     @Override
     public void refile(String fullUrl, String key) {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(
-                     "UPDATE webhook_outbox SET receiver = ? WHERE receiver = ? AND state = " + PENDING)) {
-            update.setString(1, key);
-            update.setString(2, fullUrl);
-            writeTurns.take(update::executeUpdate);
+        try {
+            writes.run(() -> {
+                try (Connection connection = dataSource.getConnection();
+                     PreparedStatement update = connection.prepareStatement(
+                             "UPDATE webhook_outbox SET receiver = ? WHERE receiver = ? AND state = " + PENDING)) {
+                    update.setString(1, key);
+                    update.setString(2, fullUrl);
+                    return update.executeUpdate();
+                }
+            });
         } catch (SQLException e) {
             throw new StoreUnavailableException("the webhook outbox could not be written", e);
         }
     }
 
     private void update(String sql, long... parameters) {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                update.setLong(i + 1, parameters[i]);
-            }
-            writeTurns.take(update::executeUpdate);
+        try {
+            writes.run(() -> {
+                try (Connection connection = dataSource.getConnection();
+                     PreparedStatement update = connection.prepareStatement(sql)) {
+                    for (int i = 0; i < parameters.length; i++) {
+                        update.setLong(i + 1, parameters[i]);
+                    }
+                    return update.executeUpdate();
+                }
+            });
         } catch (SQLException e) {
             throw new StoreUnavailableException("the webhook outbox could not be written", e);
         }

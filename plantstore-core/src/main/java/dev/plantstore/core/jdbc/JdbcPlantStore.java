@@ -7,7 +7,7 @@ import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.TraceContext;
-import dev.plantstore.core.webhooks.RecordedEvents;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -56,8 +56,11 @@ public final class JdbcPlantStore implements PlantStore {
         Schema.ensure(dataSource, dialect);
         this.events = new EventSql(receivers);
         this.sql = BatchSql.of(dialect, (int) Math.max(1, timeout.toSeconds()), events);
-        this.outbox = new JdbcOutbox(dataSource, dialect);
         this.writer = new GroupCommitWriter(new Transactions(), timeout, listener);
+        this.outbox = new JdbcOutbox(dataSource, dialect, switch (dialect) {
+            case POSTGRESQL -> JdbcOutbox.AT_ONCE;
+            case SQLITE -> writer::runForOutbox;
+        });
     }
 
     /** Work on one connection. */
@@ -101,7 +104,7 @@ public final class JdbcPlantStore implements PlantStore {
         private <T> T onConnection(OnConnection<T> work) throws SQLException {
             try (Connection connection = dataSource.getConnection()) {
                 try {
-                    return outbox.writeTurns().take(() -> work.run(connection));
+                    return work.run(connection);
                 } catch (SQLException e) {
                     if (GroupCommitWriter.READ_ONLY_SERVER.equals(e.getSQLState())) {
                         drop(connection, e);
@@ -125,9 +128,9 @@ public final class JdbcPlantStore implements PlantStore {
         return outbox;
     }
 
-    /** From now on, the events each batch leases to this process go to {@code recorded} once committed. */
-    public void handEventsTo(RecordedEvents recorded) {
-        events.handTo(recorded);
+    /** Where each committed batch publishes the events it recorded, for a delivery to subscribe to. */
+    public CommittedEvents committedEvents() {
+        return events.committed();
     }
 
     @Override

@@ -3,9 +3,9 @@ package dev.plantstore.core.memory;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
-import dev.plantstore.core.webhooks.RecordedEvents;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -40,7 +40,7 @@ public final class MemoryOutbox implements Outbox {
     private final Map<String, List<PlantEvent>> undeliverable = new HashMap<>();
     private final int capacity;
     private long lastSeq;
-    private volatile RecordedEvents recorded = RecordedEvents.NONE;
+    private final CommittedEvents committed = new CommittedEvents();
 
     public MemoryOutbox(List<String> receivers) {
         this(receivers, CAPACITY);
@@ -68,14 +68,12 @@ public final class MemoryOutbox implements Outbox {
         }
     }
 
-    /** From now on, {@code recorded} hears of each event recorded, to claim it. */
-    public void handEventsTo(RecordedEvents recorded) {
-        this.recorded = recorded;
-    }
-
-    /** Before a write: waits while the delivery has no room for more events, and not long. */
-    void awaitRoom() {
-        recorded.awaitRoom();
+    /**
+     * Where each write publishes that it recorded events, for a delivery to subscribe to. Its events are never leased
+     * here on recording: a claim takes them, in memory too.
+     */
+    public CommittedEvents committedEvents() {
+        return committed;
     }
 
     /** Records one event for every receiver; the caller holds the plant id's lock, so events of an id keep order. */
@@ -88,7 +86,7 @@ public final class MemoryOutbox implements Outbox {
                         new Entry(new PlantEvent(seq, receiver.getKey(), plantId, type, plant, now, 0, 0, now, trace)));
             }
         }
-        recorded.committed(List.of(), true);
+        committed.publish(List.of(), true);
     }
 
     @Override
