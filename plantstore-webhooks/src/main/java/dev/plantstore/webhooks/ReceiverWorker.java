@@ -292,14 +292,14 @@ final class ReceiverWorker {
         List<PlantEvent> freed = new ArrayList<>();
         freed.add(oldestWaiting);
         drainWaitingInto(freed);
-        outbox.release(freed);
+        outbox.reschedule(freed, 0, false);
     }
 
     private void releaseWaiting() {
         List<PlantEvent> freed = new ArrayList<>();
         drainWaitingInto(freed);
         if (!freed.isEmpty()) {
-            outbox.release(freed);
+            outbox.reschedule(freed, 0, false);
         }
     }
 
@@ -412,14 +412,14 @@ final class ReceiverWorker {
     private void retryOrGiveUp(Attempt attempt, long now) {
         PlantEvent event = attempt.event();
         if (retries.givesUp(event.retryFromMillis(), now)) {
-            outbox.undeliverable(event);
+            outbox.giveUp(List.of(event));
             tell(WebhookListener.Outcome.UNDELIVERABLE);
             LOG.log(System.Logger.Level.ERROR, "webhooks to " + key + ": event " + WebhookSigner.messageId(event) + " ("
                     + event.type() + " of plant " + event.plantId() + ") is undeliverable after "
                     + (event.attempts() + 1) + " attempts over " + retries.retryPeriod()
                     + " (last: " + attempt.reason() + "); it is kept in the outbox, no longer retried");
         } else {
-            outbox.retryAt(event, now + retries.backoffMillis(event.attempts() + 1));
+            outbox.reschedule(List.of(event), now + retries.backoffMillis(event.attempts() + 1), true);
             tell(WebhookListener.Outcome.FAILED);
         }
     }

@@ -176,7 +176,7 @@ class WebhookDeliveryTest {
         try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
             store.create(new NewPlant(1, "Monstera"));
             String key = DeliverySettings.receiverKey(receiver.url());
-            assertTrue(Poll.until(WAIT, LOOK, () -> outbox.undeliverableCount(key) == 1));
+            assertTrue(Poll.until(WAIT, LOOK, () -> outbox.givenUp(Optional.of(key), 10).size() == 1));
             assertTrue(Poll.until(WAIT, LOOK, () -> count(WebhookListener.Outcome.UNDELIVERABLE) == 1),
                     "the undeliverable event is counted once: " + count(WebhookListener.Outcome.UNDELIVERABLE));
             assertEquals(0, outbox.backlog(key).pending());
@@ -223,18 +223,23 @@ class WebhookDeliveryTest {
             }
 
             @Override
-            public void release(List<PlantEvent> events) {
-                store.outbox().release(events);
+            public void reschedule(List<PlantEvent> events, long dueAtMillis, boolean afterFailure) {
+                store.outbox().reschedule(events, dueAtMillis, afterFailure);
             }
 
             @Override
-            public void retryAt(PlantEvent event, long atMillis) {
-                store.outbox().retryAt(event, atMillis);
+            public void giveUp(List<PlantEvent> events) {
+                store.outbox().giveUp(events);
             }
 
             @Override
-            public void undeliverable(PlantEvent event) {
-                store.outbox().undeliverable(event);
+            public List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
+                return store.outbox().givenUp(receiver, limit);
+            }
+
+            @Override
+            public int redeliver(Optional<String> receiver, long nowMillis) {
+                return store.outbox().redeliver(receiver, nowMillis);
             }
 
             @Override
@@ -255,11 +260,6 @@ class WebhookDeliveryTest {
             @Override
             public Optional<Backlog> backlogWithoutScan(String receiver) {
                 return store.outbox().backlogWithoutScan(receiver);
-            }
-
-            @Override
-            public long undeliverableCount(String receiver) {
-                return store.outbox().undeliverableCount(receiver);
             }
         };
         for (int id = 0; id < 400; id++) {

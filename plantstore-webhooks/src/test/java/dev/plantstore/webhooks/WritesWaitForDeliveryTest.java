@@ -169,15 +169,21 @@ class WritesWaitForDeliveryTest {
         }
 
         @Override
-        public void release(List<PlantEvent> events) {
+        public void reschedule(List<PlantEvent> events, long dueAtMillis, boolean afterFailure) {
         }
 
         @Override
-        public void retryAt(PlantEvent event, long atMillis) {
+        public void giveUp(List<PlantEvent> events) {
         }
 
         @Override
-        public void undeliverable(PlantEvent event) {
+        public List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
+            return List.of();
+        }
+
+        @Override
+        public int redeliver(Optional<String> receiver, long nowMillis) {
+            return 0;
         }
 
         @Override
@@ -198,11 +204,6 @@ class WritesWaitForDeliveryTest {
         @Override
         public long oldestRecordedAt(String receiver) {
             return unsent.get().oldestRecordedAtMillis();
-        }
-
-        @Override
-        public long undeliverableCount(String receiver) {
-            return 0;
         }
     }
 }

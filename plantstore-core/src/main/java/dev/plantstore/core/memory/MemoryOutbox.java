@@ -7,6 +7,7 @@ import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,10 +35,16 @@ public final class MemoryOutbox implements Outbox {
         Entry(PlantEvent event) {
             this.event = event;
         }
+
+        /** The event with its attempts and lease as they are now. */
+        PlantEvent withAttempts() {
+            return new PlantEvent(event.seq(), event.receiver(), event.plantId(), event.type(), event.plant(),
+                    event.recordedAtMillis(), attempts, leasedUntilMillis, event.retryFromMillis(), event.trace());
+        }
     }
 
     private final Map<String, TreeMap<Long, Entry>> pending = new HashMap<>();
-    private final Map<String, List<PlantEvent>> undeliverable = new HashMap<>();
+    private final Map<String, List<Entry>> undeliverable = new HashMap<>();
     private final int capacity;
     private long lastSeq;
     private final CommittedEvents committed = new CommittedEvents();
@@ -100,10 +107,7 @@ public final class MemoryOutbox implements Outbox {
             if (earlierPending.add(entry.event.plantId())
                     && entry.dueAtMillis <= nowMillis && entry.leasedUntilMillis <= nowMillis) {
                 entry.leasedUntilMillis = nowMillis + LEASE.toMillis();
-                PlantEvent event = entry.event;
-                claimed.add(new PlantEvent(event.seq(), receiver, event.plantId(), event.type(), event.plant(),
-                        event.recordedAtMillis(), entry.attempts, entry.leasedUntilMillis, event.recordedAtMillis(),
-                        event.trace()));
+                claimed.add(entry.withAttempts());
             }
         }
         return claimed;
@@ -117,22 +121,14 @@ public final class MemoryOutbox implements Outbox {
     }
 
     @Override
-    public synchronized void release(List<PlantEvent> events) {
+    public synchronized void reschedule(List<PlantEvent> events, long dueAtMillis, boolean afterFailure) {
         for (PlantEvent event : events) {
             Entry entry = pending.get(event.receiver()).get(event.seq());
             if (entry != null) {
+                entry.attempts += afterFailure ? 1 : 0;
+                entry.dueAtMillis = dueAtMillis;
                 entry.leasedUntilMillis = 0;
             }
-        }
-    }
-
-    @Override
-    public synchronized void retryAt(PlantEvent event, long atMillis) {
-        Entry entry = pending.get(event.receiver()).get(event.seq());
-        if (entry != null) {
-            entry.attempts++;
-            entry.dueAtMillis = atMillis;
-            entry.leasedUntilMillis = 0;
         }
     }
 
@@ -142,11 +138,43 @@ public final class MemoryOutbox implements Outbox {
     }
 
     @Override
-    public synchronized void undeliverable(PlantEvent event) {
-        Entry entry = pending.get(event.receiver()).remove(event.seq());
-        if (entry != null) {
-            undeliverable.get(event.receiver()).add(entry.event);
+    public synchronized void giveUp(List<PlantEvent> events) {
+        for (PlantEvent event : events) {
+            Entry entry = pending.get(event.receiver()).remove(event.seq());
+            if (entry != null) {
+                entry.attempts++;
+                undeliverable.get(event.receiver()).add(entry);
+            }
         }
+    }
+
+    @Override
+    public synchronized List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
+        return undeliverable.entrySet().stream()
+                .filter(given -> receiver.isEmpty() || receiver.get().equals(given.getKey()))
+                .flatMap(given -> given.getValue().stream())
+                .map(Entry::withAttempts)
+                .sorted(Comparator.comparingLong(PlantEvent::seq))
+                .limit(Math.max(0, limit))
+                .toList();
+    }
+
+    @Override
+    public synchronized int redeliver(Optional<String> receiver, long nowMillis) {
+        int again = 0;
+        for (var given : undeliverable.entrySet()) {
+            if (receiver.isEmpty() || receiver.get().equals(given.getKey())) {
+                for (Entry entry : given.getValue()) {
+                    PlantEvent event = entry.event;
+                    var fresh = new Entry(new PlantEvent(event.seq(), event.receiver(), event.plantId(), event.type(),
+                            event.plant(), event.recordedAtMillis(), 0, 0, nowMillis, event.trace()));
+                    pending.get(given.getKey()).put(event.seq(), fresh);
+                    again++;
+                }
+                given.getValue().clear();
+            }
+        }
+        return again;
     }
 
     @Override
@@ -167,8 +195,4 @@ public final class MemoryOutbox implements Outbox {
         return events.isEmpty() ? 0 : events.firstEntry().getValue().event.recordedAtMillis();
     }
 
-    @Override
-    public synchronized long undeliverableCount(String receiver) {
-        return undeliverable.get(receiver).size();
-    }
 }
