@@ -8,6 +8,7 @@ module dev.plantstore.core {
 
     exports dev.plantstore.core;
     exports dev.plantstore.core.webhooks to dev.plantstore.webhooks;
+    exports dev.plantstore.core.threads to dev.plantstore.webhooks;
 
     uses dev.plantstore.core.webhooks.DeliveryProvider;
 }

@@ -23,8 +23,9 @@ class ModuleBoundaryTest {
     }
 
     @Test
-    void theModuleExportsTheInterfacePackageToAllAndTheOutboxToTheWebhooksModuleAlone() throws Exception {
-        assertEquals(Set.of("dev.plantstore.core -> all", "dev.plantstore.core.webhooks -> [dev.plantstore.webhooks]"),
+    void theModuleExportsTheInterfacePackageToAllAndTheOutboxAndThreadsToTheWebhooksModuleAlone() throws Exception {
+        assertEquals(Set.of("dev.plantstore.core -> all", "dev.plantstore.core.webhooks -> [dev.plantstore.webhooks]",
+                        "dev.plantstore.core.threads -> [dev.plantstore.webhooks]"),
                 descriptor().exports().stream()
                         .map(export -> export.source() + " -> " + (export.isQualified() ? export.targets() : "all"))
                         .collect(Collectors.toSet()));

@@ -22,6 +22,6 @@ public final class HttpDeliveryProvider implements DeliveryProvider {
     @Override
     public Delivery start(Outbox outbox, CommittedEvents committed, DeliverySettings settings) {
         return WebhookDelivery.start(outbox, committed, settings, receiver -> new JettyTransport(receiver,
-                WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE), GlobalOpenTelemetry.getOrNoop());
+                DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE), GlobalOpenTelemetry.getOrNoop());
     }
 }

@@ -7,7 +7,6 @@ import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,11 +23,6 @@ import java.util.function.Function;
  * writes back, in front of the store, while the receiver keeps pace.
  */
 final class WebhookDelivery implements Delivery {
-
-    /** Requests in flight to one receiver at most, and so the most events one claim takes. */
-    static final int IN_FLIGHT = 128;
-    /** How long an attempt may take, from the name lookup to the answer's last byte, before it counts as failed. */
-    static final Duration ATTEMPT_DEADLINE = Duration.ofSeconds(10);
 
     private final Map<String, ReceiverWorker> workers = new LinkedHashMap<>();
 

@@ -70,7 +70,7 @@ class AttemptTracingTest {
                 WebhookSecrets.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), WebhookListener.NONE,
                 Duration.ofHours(72), Duration.ofMillis(20));
         var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(), settings,
-                to -> new JettyTransport(to, WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE),
+                to -> new JettyTransport(to, DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE),
                 openTelemetry);
         store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
         return store;

@@ -54,7 +54,7 @@ class HostileReceiversTest {
         var settings = new DeliverySettings(List.of(receiver.url()), WebhookSecrets.parse(SECRET),
                 WebhookListener.NONE, Duration.ofHours(72), Duration.ofMillis(20));
         var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(), settings,
-                to -> new JettyTransport(to, WebhookDelivery.IN_FLIGHT, DEADLINE), OpenTelemetry.noop());
+                to -> new JettyTransport(to, DeliveryLimits.IN_FLIGHT, DEADLINE), OpenTelemetry.noop());
         store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
     }
 

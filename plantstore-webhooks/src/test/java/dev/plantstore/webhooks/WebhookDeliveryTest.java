@@ -96,7 +96,7 @@ class WebhookDeliveryTest {
     }
 
     private static Transport jetty(URI to) {
-        return new JettyTransport(to, WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE);
+        return new JettyTransport(to, DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE);
     }
 
     private long count(WebhookListener.Outcome outcome) {
@@ -275,7 +275,7 @@ class WebhookDeliveryTest {
             assertEquals(400, store.outbox().backlog(DeliverySettings.receiverKey(down)).pending(),
                     "every event waits, none is lost");
             List<Integer> sizes = List.copyOf(claimSizes);
-            assertEquals(WebhookDelivery.IN_FLIGHT, sizes.get(0), "a page, not every pending event: " + sizes);
+            assertEquals(DeliveryLimits.IN_FLIGHT, sizes.get(0), "a page, not every pending event: " + sizes);
             assertTrue(sizes.subList(1, sizes.size()).stream().allMatch(size -> size <= 1),
                     "while the receiver fails, one event at a time: " + sizes);
         } finally {

@@ -104,8 +104,8 @@ class WritesWaitForDeliveryTest {
         start(WebhookListener.NONE);
         unsent.set(new Outbox.Backlog(WritePacing.ROOM + 1, System.currentTimeMillis()));
         assertTrue(Poll.until(WAIT, LOOK, () -> worker.pacing().holdsWrites()), "held while requests were to spare");
-        eventsToClaim = WebhookDelivery.IN_FLIGHT;
-        assertTrue(Poll.until(WAIT, LOOK, () -> sent.get() == WebhookDelivery.IN_FLIGHT), "every request in flight");
+        eventsToClaim = DeliveryLimits.IN_FLIGHT;
+        assertTrue(Poll.until(WAIT, LOOK, () -> sent.get() == DeliveryLimits.IN_FLIGHT), "every request in flight");
         assertTrue(Poll.until(WAIT, LOOK, () -> !worker.pacing().holdsWrites()),
                 "a receiver that answers none of its requests in flight holds up no write");
     }

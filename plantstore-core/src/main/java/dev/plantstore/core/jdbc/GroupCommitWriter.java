@@ -3,6 +3,7 @@ package dev.plantstore.core.jdbc;
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.threads.DaemonThreads;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -98,8 +99,7 @@ final class GroupCommitWriter implements AutoCloseable {
         this.transactions = Objects.requireNonNull(transactions, "null transactions");
         this.timeout = Objects.requireNonNull(timeout, "null timeout");
         this.listener = Objects.requireNonNull(listener, "null listener");
-        this.thread = new Thread(this::run, "plantstore-group-commit");
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.named("plantstore-group-commit").newThread(this::run);
         thread.start();
     }
 
