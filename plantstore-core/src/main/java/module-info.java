@@ -1,7 +1,7 @@
 /**
  * The plant store without a framework. Only {@code dev.plantstore.core} is the library's interface; the stores'
  * rooms ({@code memory}, {@code jdbc}, {@code webhooks}) hold its implementation and are not exported, but for the
- * outbox's contract, which the module that sends the webhooks implements delivery on.
+ * outbox's contract, which the module that sends the webhooks implements delivery on, and the threads it makes.
  */
 module dev.plantstore.core {
     requires transitive java.sql;

@@ -83,7 +83,7 @@ final class Dispatcher {
         return ended.poll();
     }
 
-    /** Closes the transport: attempts still running end failed or are abandoned; their events stay leased. */
+    /** Closes the receiver's transport; attempts still running end with the client the transports share. */
     void close() {
         transport.close();
     }

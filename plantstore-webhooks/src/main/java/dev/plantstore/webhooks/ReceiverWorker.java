@@ -90,7 +90,10 @@ final class ReceiverWorker {
         thread.interrupt();
     }
 
-    /** Waits a moment for the worker's last turn, then closes its connections; events not answered stay leased. */
+    /**
+     * Waits a moment for the worker's last turn, then closes its transport; events not answered stay leased, and
+     * their connections close with the delivery's client.
+     */
     void awaitStopped() {
         try {
             thread.join(1_000);

@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * Sends the outbox's events to their receivers: a {@link ReceiverWorker} per receiver, so a receiver that is slow or
@@ -25,8 +24,10 @@ import java.util.function.Function;
 final class WebhookDelivery implements Delivery {
 
     private final Map<String, ReceiverWorker> workers = new LinkedHashMap<>();
+    private final Transports transports;
 
-    private WebhookDelivery() {
+    private WebhookDelivery(Transports transports) {
+        this.transports = transports;
     }
 
     /**
@@ -34,15 +35,15 @@ final class WebhookDelivery implements Delivery {
      * attempts traced by {@code openTelemetry}, subscribed to the events {@code committed} publishes.
      */
     static WebhookDelivery start(Outbox outbox, CommittedEvents committed, DeliverySettings settings,
-                                 Function<URI, Transport> transports, OpenTelemetry openTelemetry) {
+                                 Transports transports, OpenTelemetry openTelemetry) {
         Objects.requireNonNull(outbox, "null outbox");
-        var delivery = new WebhookDelivery();
+        var delivery = new WebhookDelivery(transports);
         var signer = new WebhookSigner(settings.secrets());
         var retries = new RetryPolicy(settings.firstRetry(), settings.retryPeriod());
         try {
             for (URI receiver : settings.receivers()) {
                 delivery.workers.put(DeliverySettings.receiverKey(receiver), new ReceiverWorker(receiver, outbox,
-                        committed, transports.apply(receiver), signer, retries, settings.listener(), openTelemetry));
+                        committed, transports.to(receiver), signer, retries, settings.listener(), openTelemetry));
             }
         } catch (RuntimeException e) {
             delivery.close();
@@ -85,5 +86,6 @@ final class WebhookDelivery implements Delivery {
     public void close() {
         workers.values().forEach(ReceiverWorker::stop);
         workers.values().forEach(ReceiverWorker::awaitStopped);
+        transports.close();
     }
 }

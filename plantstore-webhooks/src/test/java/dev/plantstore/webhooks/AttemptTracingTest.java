@@ -27,6 +27,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,7 +71,8 @@ class AttemptTracingTest {
                 WebhookSecrets.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), WebhookListener.NONE,
                 Duration.ofHours(72), Duration.ofMillis(20));
         var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(), settings,
-                to -> new JettyTransport(to, DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE),
+                new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE, Optional.empty(),
+                        new SslContextFactory.Client()),
                 openTelemetry);
         store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
         return store;

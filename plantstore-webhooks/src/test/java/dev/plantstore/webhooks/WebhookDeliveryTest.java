@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,7 +80,7 @@ class WebhookDeliveryTest {
     private PlantStore store(Duration retryPeriod) {
         var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
         var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(), settings(receiver.url(), retryPeriod),
-                WebhookDeliveryTest::jetty,
+                jetty(),
                 OpenTelemetry.noop());
         PlantStore store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
         stores.add(store);
@@ -95,8 +96,9 @@ class WebhookDeliveryTest {
                 Duration.ofMillis(20));
     }
 
-    private static Transport jetty(URI to) {
-        return new JettyTransport(to, DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE);
+    private static Transports jetty() {
+        return new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE, Optional.empty(),
+                new SslContextFactory.Client());
     }
 
     private long count(WebhookListener.Outcome outcome) {
@@ -172,7 +174,7 @@ class WebhookDeliveryTest {
         var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
         var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(),
                 settings(receiver.url(), Duration.ofMillis(300)),
-                WebhookDeliveryTest::jetty, OpenTelemetry.noop());
+                jetty(), OpenTelemetry.noop());
         try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
             store.create(new NewPlant(1, "Monstera"));
             String key = DeliverySettings.receiverKey(receiver.url());
@@ -267,7 +269,7 @@ class WebhookDeliveryTest {
         }
         var delivery = WebhookDelivery.start(countingClaims, store.committedEvents(),
                 settings(down, Duration.ofHours(72)),
-                WebhookDeliveryTest::jetty, OpenTelemetry.noop());
+                jetty(), OpenTelemetry.noop());
         PlantStore delivering = new DeliveringPlantStore(store, delivery);
         try {
             assertTrue(Poll.until(WAIT, LOOK, () -> claimSizes.stream().filter(size -> size > 0).count() >= 6),
