@@ -31,7 +31,7 @@ public final class PlantStores {
      */
     public static PlantStore inMemory(Webhooks webhooks) {
         var outbox = new MemoryOutbox(webhooks.receiverKeys());
-        var delivery = DeliveryProvider.startFor(outbox, outbox.committedEvents(), webhooks.delivery());
+        var delivery = DeliveryProvider.startFor(outbox, webhooks.delivery());
         return new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
     }
 
@@ -74,7 +74,7 @@ public final class PlantStores {
         Webhooks webhooks = settings.webhooks().get();
         var store = new JdbcPlantStore(dataSource, settings.timeout(), settings.listener(), webhooks.receiverKeys());
         try {
-            var delivery = DeliveryProvider.startFor(store.outbox(), store.committedEvents(), webhooks.delivery());
+            var delivery = DeliveryProvider.startFor(store.outbox(), webhooks.delivery());
             return new DeliveringPlantStore(store, delivery);
         } catch (RuntimeException e) {
             store.close();

@@ -1,6 +1,5 @@
 package dev.plantstore.webhooks;
 
-import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Delivery;
 import dev.plantstore.core.webhooks.DeliveryProvider;
 import dev.plantstore.core.webhooks.DeliverySettings;
@@ -22,10 +21,10 @@ public final class HttpDeliveryProvider implements DeliveryProvider {
     }
 
     @Override
-    public Delivery start(Outbox outbox, CommittedEvents committed, DeliverySettings settings) {
+    public Delivery start(Outbox outbox, DeliverySettings settings) {
         // One client for every receiver: as many connections per destination as its receivers may have in flight.
         var client = new WebhookHttpClient(DeliveryLimits.IN_FLIGHT * Math.max(1, settings.receivers().size()),
                 DeliveryLimits.ATTEMPT_DEADLINE, Optional.empty(), new SslContextFactory.Client());
-        return WebhookDelivery.start(outbox, committed, settings, client, GlobalOpenTelemetry.getOrNoop());
+        return WebhookDelivery.start(outbox, settings, client, GlobalOpenTelemetry.getOrNoop());
     }
 }

@@ -131,13 +131,17 @@ final class ReceiverFeed {
         return event;
     }
 
-    /** The oldest event in memory, or null. */
-    PlantEvent oldestInMemory() {
-        return waiting.peek();
-    }
-
-    int inMemory() {
-        return waitingCount.get();
+    /**
+     * The events of a database store not yet sent: those waiting in memory or, once the worker fell behind and takes
+     * them from the table, more than the pacing's room since the oldest pending one ({@code oldestPendingMillis}, as
+     * last read).
+     */
+    Outbox.Backlog unsentOfThisProcess(ReceiverState state, long oldestPendingMillis) {
+        if (state != ReceiverState.KEEPING_UP) {
+            return new Outbox.Backlog(oldestPendingMillis == 0 ? 0 : WritePacing.ROOM + 1L, oldestPendingMillis);
+        }
+        PlantEvent oldest = waiting.peek();
+        return new Outbox.Backlog(waitingCount.get(), oldest == null ? 0 : oldest.recordedAtMillis());
     }
 
     /** Frees the events waiting in memory to be claimed. */

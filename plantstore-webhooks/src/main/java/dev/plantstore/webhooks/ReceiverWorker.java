@@ -17,7 +17,8 @@ import java.util.concurrent.locks.LockSupport;
  * Delivers one receiver's events, on a thread of its own, turn by turn: it settles the attempts that ended
  * ({@link Settlement}), takes what {@link ReceiverFeed} has, sends it through the {@link Dispatcher}, and decides
  * whether writes wait for it ({@link WritePacing}). The receiver's answers set its {@link ReceiverHealth}: while it
- * fails, one event at a time goes, each after the back-off.
+ * fails, one event at a time goes, each after the back-off. Somewhat over 200 lines: the thread's loop, its turn and
+ * the probe of a failing receiver read best together, as the order in which a turn decides.
  */
 final class ReceiverWorker {
 
@@ -36,10 +37,10 @@ final class ReceiverWorker {
     private final Thread thread;
     private volatile boolean stopped;
 
-    ReceiverWorker(URI receiver, Outbox outbox, CommittedEvents committed, Transport transport, WebhookSigner signer,
+    ReceiverWorker(URI receiver, Outbox outbox, Transport transport, WebhookSigner signer,
                    RetryPolicy retries, WebhookListener listener, OpenTelemetry openTelemetry) {
         this.key = DeliverySettings.receiverKey(receiver);
-        this.committed = committed;
+        this.committed = outbox.committed();
         this.outbox = outbox;
         this.retries = retries;
         this.feed = new ReceiverFeed(key,
@@ -192,26 +193,14 @@ final class ReceiverWorker {
             dispatcher.send(event);
             free--;
         }
-        Outbox.Backlog unsent = outbox.backlogWithoutScan(key).orElseGet(this::unsentOfThisProcess);
+        Outbox.Backlog unsent = outbox.backlogWithoutScan(key)
+                .orElseGet(() -> feed.unsentOfThisProcess(health.state(), report.oldestPendingMillis()));
         pacing.decide(unsent.pending(), unsent.oldestRecordedAtMillis(), now,
                 health.state() == ReceiverState.FAILING || dispatcher.free() <= 0);
         if (free >= DeliveryLimits.IN_FLIGHT / 2 && feed.claimWanted()) {
             return 0;
         }
         return Math.max(1, Math.min(ReceiverFeed.DELETE_EVERY.toMillis(), feed.nextLookMillis() - now));
-    }
-
-    /**
-     * The events of a database store not yet sent: those waiting in memory or, once the worker fell behind and
-     * takes them from the table, more than the pacing's room since the oldest pending one (as last read).
-     */
-    private Outbox.Backlog unsentOfThisProcess() {
-        if (health.state() != ReceiverState.KEEPING_UP) {
-            long oldest = report.oldestPendingMillis();
-            return new Outbox.Backlog(oldest == 0 ? 0 : WritePacing.ROOM + 1L, oldest);
-        }
-        PlantEvent oldest = feed.oldestInMemory();
-        return new Outbox.Backlog(feed.inMemory(), oldest == null ? 0 : oldest.recordedAtMillis());
     }
 
     /** While the receiver fails: one event at a time, each after the back-off. */

@@ -1,6 +1,5 @@
 package dev.plantstore.webhooks;
 
-import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Delivery;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
@@ -32,9 +31,9 @@ final class WebhookDelivery implements Delivery {
 
     /**
      * Starts a worker per receiver of {@code settings}, each sending through what {@code transports} makes, its
-     * attempts traced by {@code openTelemetry}, subscribed to the events {@code committed} publishes.
+     * attempts traced by {@code openTelemetry}, subscribed to the events the outbox's store publishes.
      */
-    static WebhookDelivery start(Outbox outbox, CommittedEvents committed, DeliverySettings settings,
+    static WebhookDelivery start(Outbox outbox, DeliverySettings settings,
                                  Transports transports, OpenTelemetry openTelemetry) {
         Objects.requireNonNull(outbox, "null outbox");
         var delivery = new WebhookDelivery(transports);
@@ -43,13 +42,13 @@ final class WebhookDelivery implements Delivery {
         try {
             for (URI receiver : settings.receivers()) {
                 delivery.workers.put(DeliverySettings.receiverKey(receiver), new ReceiverWorker(receiver, outbox,
-                        committed, transports.to(receiver), signer, retries, settings.listener(), openTelemetry));
+                        transports.to(receiver), signer, retries, settings.listener(), openTelemetry));
             }
         } catch (RuntimeException e) {
             delivery.close();
             throw e;
         }
-        committed.subscribe(delivery::committed);
+        outbox.committed().subscribe(delivery::committed);
         delivery.workers.values().forEach(ReceiverWorker::start);
         return delivery;
     }

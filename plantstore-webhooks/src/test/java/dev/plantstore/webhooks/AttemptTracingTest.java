@@ -70,7 +70,7 @@ class AttemptTracingTest {
         var settings = new DeliverySettings(List.of(url),
                 WebhookSecrets.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), WebhookListener.NONE,
                 Duration.ofHours(72), Duration.ofMillis(20));
-        var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(), settings,
+        var delivery = WebhookDelivery.start(outbox, settings,
                 new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE, Optional.empty(),
                         new SslContextFactory.Client()),
                 openTelemetry);

@@ -84,7 +84,7 @@ class FailingTransportTest {
             }
         };
         workerLog.addHandler(capture);
-        var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(), settings, to -> throwsThenWorks,
+        var delivery = WebhookDelivery.start(outbox, settings, to -> throwsThenWorks,
                 OpenTelemetry.noop());
         try (var store = new DeliveringPlantStore(memory, delivery)) {
             assertTrue(Poll.until(Duration.ofSeconds(60), Duration.ofMillis(20), () -> delivered.size() == events),

@@ -55,7 +55,7 @@ class HostileReceiversTest {
         outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
         var settings = new DeliverySettings(List.of(receiver.url()), WebhookSecrets.parse(SECRET),
                 WebhookListener.NONE, Duration.ofHours(72), Duration.ofMillis(20));
-        var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(), settings,
+        var delivery = WebhookDelivery.start(outbox, settings,
                 new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DEADLINE, Optional.empty(),
                         new SslContextFactory.Client()),
                 OpenTelemetry.noop());

@@ -10,6 +10,7 @@ import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.jdbc.JdbcPlantStore;
 import dev.plantstore.core.memory.InMemoryPlantStore;
 import dev.plantstore.core.memory.MemoryOutbox;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.DeliveringPlantStore;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
@@ -79,7 +80,7 @@ class WebhookDeliveryTest {
     /** A memory store whose events go to the receiver, retried after 20 ms at first, for {@code retryPeriod}. */
     private PlantStore store(Duration retryPeriod) {
         var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
-        var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(), settings(receiver.url(), retryPeriod),
+        var delivery = WebhookDelivery.start(outbox, settings(receiver.url(), retryPeriod),
                 jetty(),
                 OpenTelemetry.noop());
         PlantStore store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
@@ -172,7 +173,7 @@ class WebhookDeliveryTest {
     void anEventStillFailingAfterTheRetryPeriodIsKeptAsUndeliverableAndCounted() throws Exception {
         receiver.answer(500);
         var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
-        var delivery = WebhookDelivery.start(outbox, outbox.committedEvents(),
+        var delivery = WebhookDelivery.start(outbox,
                 settings(receiver.url(), Duration.ofMillis(300)),
                 jetty(), OpenTelemetry.noop());
         try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
@@ -245,6 +246,11 @@ class WebhookDeliveryTest {
             }
 
             @Override
+            public CommittedEvents committed() {
+                return store.outbox().committed();
+            }
+
+            @Override
             public void refile(String fullUrl, String key) {
                 store.outbox().refile(fullUrl, key);
             }
@@ -267,7 +273,7 @@ class WebhookDeliveryTest {
         for (int id = 0; id < 400; id++) {
             store.create(new NewPlant(id, "Plant " + id));
         }
-        var delivery = WebhookDelivery.start(countingClaims, store.committedEvents(),
+        var delivery = WebhookDelivery.start(countingClaims,
                 settings(down, Duration.ofHours(72)),
                 jetty(), OpenTelemetry.noop());
         PlantStore delivering = new DeliveringPlantStore(store, delivery);

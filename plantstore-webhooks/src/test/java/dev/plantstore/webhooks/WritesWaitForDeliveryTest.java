@@ -142,8 +142,7 @@ class WritesWaitForDeliveryTest {
             public void close() {
             }
         };
-        worker = new ReceiverWorker(URI.create("http://127.0.0.1:9/"), new StubOutbox(), new CommittedEvents(),
-                answeredWhenTold,
+        worker = new ReceiverWorker(URI.create("http://127.0.0.1:9/"), new StubOutbox(), answeredWhenTold,
                 new WebhookSigner(WebhookSecrets.parse(SECRET)),
                 new RetryPolicy(Duration.ofSeconds(1), Duration.ofHours(72)), listener, OpenTelemetry.noop());
         worker.start();
@@ -152,6 +151,8 @@ class WritesWaitForDeliveryTest {
 
     /** An outbox that tells the worker what the test sets: its unsent backlog, and events to claim on demand. */
     private final class StubOutbox implements Outbox {
+
+        private final CommittedEvents committed = new CommittedEvents();
 
         @Override
         public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
@@ -184,6 +185,11 @@ class WritesWaitForDeliveryTest {
         @Override
         public int redeliver(Optional<String> receiver, long nowMillis) {
             return 0;
+        }
+
+        @Override
+        public CommittedEvents committed() {
+            return committed;
         }
 
         @Override

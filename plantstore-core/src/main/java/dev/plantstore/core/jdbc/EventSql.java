@@ -21,19 +21,15 @@ import java.util.Optional;
 final class EventSql {
 
     private final List<String> receivers;
-    private final CommittedEvents committed = new CommittedEvents();
+    private final CommittedEvents committed;
 
-    EventSql(List<String> receivers) {
+    EventSql(List<String> receivers, CommittedEvents committed) {
         this.receivers = List.copyOf(receivers);
+        this.committed = committed;
     }
 
     boolean records() {
         return !receivers.isEmpty();
-    }
-
-    /** Where each batch publishes its events once committed, and learns which receivers' it leases here. */
-    CommittedEvents committed() {
-        return committed;
     }
 
     /** PostgreSQL's round with events, in place of {@code plain} when there is a receiver. */

@@ -1,6 +1,7 @@
 package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.sql.Connection;
@@ -46,6 +47,7 @@ public final class JdbcOutbox implements Outbox {
     private final DataSource dataSource;
     private final OutboxSql sql;
     private final Writes writes;
+    private final CommittedEvents committed;
     /**
      * Per receiver, the last seq a claim took: the next claim starts after it, so that it does not walk again through
      * the events in flight and the rows deleted since (on PostgreSQL, dead until vacuumed), and goes back to the start
@@ -53,10 +55,11 @@ public final class JdbcOutbox implements Outbox {
      */
     private final Map<String, Long> claimedUpTo = new ConcurrentHashMap<>();
 
-    JdbcOutbox(DataSource dataSource, Dialect dialect, Writes writes) {
+    JdbcOutbox(DataSource dataSource, Dialect dialect, Writes writes, CommittedEvents committed) {
         this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
         this.sql = OutboxSql.of(dialect);
         this.writes = Objects.requireNonNull(writes, "null writes");
+        this.committed = Objects.requireNonNull(committed, "null committed");
     }
 
     /**
@@ -64,7 +67,13 @@ public final class JdbcOutbox implements Outbox {
      * command): its writes go at once, beside any server's.
      */
     public static Outbox of(DataSource dataSource, Dialect dialect) {
-        return new JdbcOutbox(dataSource, dialect, AT_ONCE);
+        return new JdbcOutbox(dataSource, dialect, AT_ONCE, new CommittedEvents());
+    }
+
+    /** Where the store's batches publish their events; a process without the store has none to publish. */
+    @Override
+    public CommittedEvents committed() {
+        return committed;
     }
 
     @Override

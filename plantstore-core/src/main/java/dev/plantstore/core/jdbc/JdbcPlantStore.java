@@ -54,13 +54,14 @@ public final class JdbcPlantStore implements PlantStore {
         }
         Dialect dialect = Dialect.of(dataSource);
         Schema.ensure(dataSource, dialect);
-        this.events = new EventSql(receivers);
+        var committed = new CommittedEvents();
+        this.events = new EventSql(receivers, committed);
         this.sql = BatchSql.of(dialect, (int) Math.max(1, timeout.toSeconds()), events);
         this.writer = new GroupCommitWriter(new Transactions(), timeout, listener);
         this.outbox = new JdbcOutbox(dataSource, dialect, switch (dialect) {
             case POSTGRESQL -> JdbcOutbox.AT_ONCE;
             case SQLITE -> writer::runForOutbox;
-        });
+        }, committed);
     }
 
     /** Work on one connection. */
@@ -126,11 +127,6 @@ public final class JdbcPlantStore implements PlantStore {
     /** Where the events this store records wait for delivery. */
     public JdbcOutbox outbox() {
         return outbox;
-    }
-
-    /** Where each committed batch publishes the events it recorded, for a delivery to subscribe to. */
-    public CommittedEvents committedEvents() {
-        return events.committed();
     }
 
     @Override

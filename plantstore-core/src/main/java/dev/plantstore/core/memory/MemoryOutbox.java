@@ -79,7 +79,8 @@ public final class MemoryOutbox implements Outbox {
      * Where each write publishes that it recorded events, for a delivery to subscribe to. Its events are never leased
      * here on recording: a claim takes them, in memory too.
      */
-    public CommittedEvents committedEvents() {
+    @Override
+    public CommittedEvents committed() {
         return committed;
     }
 

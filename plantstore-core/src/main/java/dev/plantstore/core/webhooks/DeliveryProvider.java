@@ -11,20 +11,20 @@ public interface DeliveryProvider {
 
     /**
      * Starts delivering the events of {@code outbox} as {@code settings} say, subscribed to those its store publishes
-     * as they commit.
+     * as they commit ({@link Outbox#committed}).
      */
-    Delivery start(Outbox outbox, CommittedEvents committed, DeliverySettings settings);
+    Delivery start(Outbox outbox, DeliverySettings settings);
 
     /**
      * Starts the delivery of the provider on the class path.
      *
      * @throws IllegalStateException when there is none, naming the module to add
      */
-    static Delivery startFor(Outbox outbox, CommittedEvents committed, DeliverySettings settings) {
+    static Delivery startFor(Outbox outbox, DeliverySettings settings) {
         DeliveryProvider provider = ServiceLoader.load(DeliveryProvider.class, DeliveryProvider.class.getClassLoader())
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("webhooks are sent by the module dev.plantstore:"
                         + "plantstore-webhooks, which is not on the class path; add it beside plantstore-core"));
-        return provider.start(outbox, committed, settings);
+        return provider.start(outbox, settings);
     }
 }

@@ -59,6 +59,9 @@ public interface Outbox {
      */
     void refile(String fullUrl, String key);
 
+    /** Where the store publishes the events of each commit, for a delivery to subscribe to. */
+    CommittedEvents committed();
+
     /** How many events of {@code receiver} are pending, which may cost a scan, and the oldest's age. */
     Backlog backlog(String receiver);
 
