@@ -305,4 +305,27 @@ class WebhookDeliveryTest {
         long tookMillis = (System.nanoTime() - start) / 1_000_000;
         assertTrue(tookMillis < 2_000, "200 creates took " + tookMillis + " ms");
     }
+
+    /** The provider's delivery: one HTTP client for every receiver, whose threads are not named as a worker is. */
+    @Test
+    void everyReceiverSendsThroughOneClientWhoseThreadsAreNamedApartFromTheWorkers() throws Exception {
+        URI first = URI.create(receiver.url() + "/first");
+        URI second = URI.create(receiver.url() + "/second");
+        List<String> keys = List.of(DeliverySettings.receiverKey(first), DeliverySettings.receiverKey(second));
+        var outbox = new MemoryOutbox(keys);
+        var delivery = new HttpDeliveryProvider().start(outbox, new DeliverySettings(List.of(first, second),
+                WebhookSecrets.parse(SECRET), counting, Duration.ofHours(72), Duration.ofMillis(20)));
+        try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
+            store.create(new NewPlant(1, "Monstera"));
+            assertTrue(Poll.until(WAIT, LOOK, () -> receiver.accepted().size() == 2), "each receiver has its event");
+            List<String> threads = Thread.getAllStackTraces().keySet().stream().map(Thread::getName).toList();
+            for (String key : keys) {
+                assertEquals(List.of("plantstore-webhook " + key),
+                        threads.stream().filter(name -> name.startsWith("plantstore-webhook " + key)).toList(),
+                        "the receiver's worker alone bears its name: " + threads);
+            }
+            assertTrue(threads.stream().anyMatch(name -> name.startsWith(WebhookHttpClient.THREADS)),
+                    threads::toString);
+        }
+    }
 }
