@@ -13,12 +13,13 @@ import java.util.Objects;
 
 /**
  * Sends the outbox's events to their receivers: a {@link ReceiverWorker} per receiver, so a receiver that is slow or
- * down holds up only its own events, and never the store's writes or its health. How an event leaves the building,
- * in order: the store's batch commits and publishes its events; {@link #committed} hands those leased to this process
- * to their workers (the others wait for a claim); the receiver's worker takes them ({@link ReceiverWorker}), signs
- * each ({@link WebhookSigner}) and sends it through its {@link Transport} ({@link JettyTransport}); the answer
- * settles the event, delivered or due again as {@link RetryPolicy} says; meanwhile {@link WritePacing} holds the
- * writes back, in front of the store, while the receiver keeps pace.
+ * down holds up only its own events, and never its store's health. How an event leaves the building, in order: the
+ * store's batch commits and publishes its events; {@link #committed} hands those leased to this process to their
+ * workers (the others wait for a claim); the receiver's worker takes them from its {@link ReceiverFeed}, and its
+ * {@link Dispatcher} signs each ({@link WebhookSigner}) and sends it through its {@link Transport}
+ * ({@link JettyTransport}, on the one {@link WebhookHttpClient}); the answer settles the event ({@link Settlement}),
+ * delivered or due again as {@link RetryPolicy} says; meanwhile {@link WritePacing} holds the writes back, in front of
+ * the store, while the receiver keeps pace.
  */
 final class WebhookDelivery implements Delivery {
 
