@@ -32,7 +32,6 @@ public final class PlantStores {
     public static PlantStore inMemory(Webhooks webhooks) {
         var outbox = new MemoryOutbox(webhooks.receiverKeys());
         var delivery = DeliveryProvider.startFor(outbox, webhooks.delivery());
-        outbox.handEventsTo(delivery);
         return new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
     }
 
@@ -76,7 +75,6 @@ public final class PlantStores {
         var store = new JdbcPlantStore(dataSource, settings.timeout(), settings.listener(), webhooks.receiverKeys());
         try {
             var delivery = DeliveryProvider.startFor(store.outbox(), webhooks.delivery());
-            store.handEventsTo(delivery);
             return new DeliveringPlantStore(store, delivery);
         } catch (RuntimeException e) {
             store.close();

@@ -4,13 +4,9 @@ import dev.plantstore.core.jdbc.Dialect;
 import dev.plantstore.core.jdbc.JdbcOutbox;
 import dev.plantstore.core.jdbc.Schema;
 import dev.plantstore.core.webhooks.DeliverySettings;
+import dev.plantstore.core.webhooks.Outbox;
 import java.net.URI;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,10 +36,10 @@ public final class UndeliverableEvents {
     public record Event(String id, String receiver, String type, long plantId, Instant recordedAt, int attempts) {
     }
 
-    private final DataSource dataSource;
+    private final Outbox outbox;
 
-    private UndeliverableEvents(DataSource dataSource) {
-        this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
+    private UndeliverableEvents(Outbox outbox) {
+        this.outbox = outbox;
     }
 
     /**
@@ -54,8 +50,10 @@ public final class UndeliverableEvents {
      * @throws StoreUnavailableException when it is not a store of this release's schema version
      */
     public static UndeliverableEvents in(DataSource dataSource) {
-        Schema.require(dataSource, Dialect.of(dataSource));
-        return new UndeliverableEvents(dataSource);
+        Objects.requireNonNull(dataSource, "null dataSource");
+        Dialect dialect = Dialect.of(dataSource);
+        Schema.require(dataSource, dialect);
+        return new UndeliverableEvents(JdbcOutbox.of(dataSource, dialect));
     }
 
     /**
@@ -64,26 +62,10 @@ public final class UndeliverableEvents {
      */
     public List<Event> list(Optional<String> receiver, int limit) {
         Objects.requireNonNull(receiver, "null receiver");
-        receiver = receiver.map(UndeliverableEvents::keyOf);
-        String sql = "SELECT seq, receiver, type, plant_id, recorded_at, attempts FROM webhook_outbox WHERE state = "
-                + JdbcOutbox.UNDELIVERABLE + (receiver.isPresent() ? " AND receiver = ?" : "")
-                + " ORDER BY seq LIMIT " + Math.max(0, limit);
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement select = connection.prepareStatement(sql)) {
-            if (receiver.isPresent()) {
-                select.setString(1, receiver.get());
-            }
-            List<Event> events = new ArrayList<>();
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    events.add(new Event("msg_" + rows.getLong(1), rows.getString(2), rows.getString(3),
-                            rows.getLong(4), Instant.ofEpochMilli(rows.getLong(5)), rows.getInt(6)));
-                }
-            }
-            return events;
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the webhook outbox could not be read", e);
-        }
+        return outbox.givenUp(receiver.map(UndeliverableEvents::keyOf), limit).stream()
+                .map(event -> new Event("msg_" + event.seq(), event.receiver(), event.type(), event.plantId(),
+                        Instant.ofEpochMilli(event.recordedAtMillis()), event.attempts()))
+                .toList();
     }
 
     /**
@@ -93,20 +75,7 @@ public final class UndeliverableEvents {
      */
     public int redeliver(Optional<String> receiver) {
         Objects.requireNonNull(receiver, "null receiver");
-        receiver = receiver.map(UndeliverableEvents::keyOf);
-        String sql = "UPDATE webhook_outbox SET state = " + JdbcOutbox.PENDING + ", attempts = 0, due_at = 0, "
-                + "leased_until = 0, retry_from = ? WHERE state = " + JdbcOutbox.UNDELIVERABLE
-                + (receiver.isPresent() ? " AND receiver = ?" : "");
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(sql)) {
-            update.setLong(1, System.currentTimeMillis());
-            if (receiver.isPresent()) {
-                update.setString(2, receiver.get());
-            }
-            return update.executeUpdate();
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the webhook outbox could not be written", e);
-        }
+        return outbox.redeliver(receiver.map(UndeliverableEvents::keyOf), System.currentTimeMillis());
     }
 
     private static String keyOf(String receiver) {

@@ -25,6 +25,7 @@ class ModuleBoundaryTest {
     @Test
     void theModuleExportsTheInterfacePackageToAllAndEachRoomOnlyToTheModuleThatBuildsOnIt() throws Exception {
         assertEquals(Set.of("dev.plantstore.core -> all", "dev.plantstore.core.webhooks -> [dev.plantstore.webhooks]",
+                        "dev.plantstore.core.threads -> [dev.plantstore.webhooks]",
                         "dev.plantstore.core.forwarding -> [dev.plantstore.http]"),
                 descriptor().exports().stream()
                         .map(export -> export.source() + " -> " + (export.isQualified() ? export.targets() : "all"))

@@ -214,12 +214,12 @@ public abstract class PlantEventsContract {
         List<PlantEvent> first = events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10);
         assertEquals(List.of("plant.created 1 Monstera", "plant.created 2 Fern"),
                 first.stream().map(PlantEventsContract::describe).toList());
-        events.outbox().retryAt(first.get(0), 0);
+        events.outbox().reschedule(List.of(first.get(0)), 0, true);
         events.outbox().delivered(List.of(first.get(1)));
         List<PlantEvent> second = events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10);
         assertEquals(List.of("plant.created 1 Monstera"), second.stream().map(PlantEventsContract::describe).toList());
         assertEquals(first.get(0).seq(), second.get(0).seq(), "a retry is the same event");
-        events.outbox().undeliverable(second.get(0));
+        events.outbox().giveUp(List.of(second.get(0)));
         assertEquals(List.of("plant.deleted 1"), drain(events.outbox(), receiver),
                 "an event given up on no longer holds back the next of its id");
     }
@@ -233,7 +233,7 @@ public abstract class PlantEventsContract {
         List<PlantEvent> claimed = events.outbox().claim(receiver, now, 10);
         assertEquals(1, claimed.size());
         assertEquals(List.of(), events.outbox().claim(receiver, now, 10), "leased to the first claim");
-        events.outbox().retryAt(claimed.get(0), now + 60_000);
+        events.outbox().reschedule(List.of(claimed.get(0)), now + 60_000, true);
         assertEquals(List.of(), events.outbox().claim(receiver, now + 1_000, 10), "not yet due");
         List<PlantEvent> due = events.outbox().claim(receiver, now + 61_000, 10);
         assertEquals(1, due.size());
@@ -252,8 +252,27 @@ public abstract class PlantEventsContract {
         assertEquals(2, backlog.pending());
         assertTrue(backlog.oldestRecordedAtMillis() >= before - 1_000, backlog.toString());
         List<PlantEvent> page = events.outbox().claim(receiver, Long.MAX_VALUE / 2, 1);
-        events.outbox().undeliverable(page.get(0));
+        events.outbox().giveUp(List.of(page.get(0)));
         assertEquals(1, events.outbox().backlog(receiver).pending(), "an undeliverable event is no longer pending");
-        assertEquals(1, events.outbox().undeliverableCount(receiver), "and is kept");
+        assertEquals(List.of(page.get(0).seq()), events.outbox().givenUp(Optional.of(receiver), 10).stream()
+                .map(PlantEvent::seq).toList(), "and is kept");
+    }
+
+    @Test
+    void anEventGivenUpOnIsSentAgainAfterARedeliveryWithAFreshRetryPeriod() throws Exception {
+        EventStore events = open();
+        String receiver = RECEIVERS.get(0);
+        events.store().create(new NewPlant(1, "Monstera"));
+        events.outbox().giveUp(events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10));
+        assertEquals(List.of(), events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10), "given up on, not pending");
+        assertEquals(1, events.outbox().givenUp(Optional.of(receiver), 10).get(0).attempts());
+        assertEquals(List.of(), events.outbox().givenUp(Optional.of(RECEIVERS.get(1)), 10), "another receiver's");
+        long redeliveredAt = System.currentTimeMillis();
+        assertEquals(1, events.outbox().redeliver(Optional.of(receiver), redeliveredAt));
+        List<PlantEvent> again = events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10);
+        assertEquals(List.of("plant.created 1 Monstera"), again.stream().map(PlantEventsContract::describe).toList());
+        assertEquals(0, again.get(0).attempts());
+        assertEquals(redeliveredAt, again.get(0).retryFromMillis());
+        assertEquals(List.of(), events.outbox().givenUp(Optional.empty(), 10));
     }
 }

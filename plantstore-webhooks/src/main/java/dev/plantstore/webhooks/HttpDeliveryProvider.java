@@ -5,6 +5,8 @@ import dev.plantstore.core.webhooks.DeliveryProvider;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import io.opentelemetry.api.GlobalOpenTelemetry;
+import java.util.Optional;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * The delivery a store starts when it is given webhooks: over HTTP, through Jetty's client. Found by the store as a
@@ -20,7 +22,9 @@ public final class HttpDeliveryProvider implements DeliveryProvider {
 
     @Override
     public Delivery start(Outbox outbox, DeliverySettings settings) {
-        return WebhookDelivery.start(outbox, settings, receiver -> new JettyTransport(receiver,
-                WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE), GlobalOpenTelemetry.getOrNoop());
+        // One client for every receiver: as many connections per destination as its receivers may have in flight.
+        var client = new WebhookHttpClient(DeliveryLimits.IN_FLIGHT * Math.max(1, settings.receivers().size()),
+                DeliveryLimits.ATTEMPT_DEADLINE, Optional.empty(), new SslContextFactory.Client());
+        return WebhookDelivery.start(outbox, settings, client, GlobalOpenTelemetry.getOrNoop());
     }
 }

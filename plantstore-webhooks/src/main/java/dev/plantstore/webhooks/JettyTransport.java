@@ -1,13 +1,11 @@
 package dev.plantstore.webhooks;
 
-import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.io.EOFException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
@@ -15,38 +13,16 @@ import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
-import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpException;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
-import org.eclipse.jetty.io.ClientConnector;
-import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.io.ssl.SslConnection;
-import org.eclipse.jetty.io.ssl.SslHandshakeListener;
-import org.eclipse.jetty.util.SocketAddressResolver;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
- * Requests to one receiver through Jetty's {@link HttpClient}: its pool keeps up to {@code most} connections alive,
- * its parser refuses a malformed answer (and closes that connection), and each request has one total time-out,
- * which covers the name lookup, the connection, the TLS handshake, writing the request and reading the answer.
- * Redirects are not followed; the answer's head is bounded, and its body is read past, never kept.
+ * Requests to one receiver through the delivery's one Jetty {@link HttpClient} ({@link WebhookHttpClient}): each
+ * request has one total time-out, which covers the name lookup, the connection, the TLS handshake, writing the request
+ * and reading the answer. Redirects are not followed; the answer's head is bounded, and its body is read past, never
+ * kept.
  */
 final class JettyTransport implements Transport {
-
-    /** How long an unused connection stays open: below the 5 s many servers keep one, so they rarely close it first. */
-    static final Duration IDLE = Duration.ofSeconds(4);
-
-    /**
-     * The most bytes of an answer's head and of its chunked body's trailer, together, that Jetty's parser reads before
-     * it fails the attempt. Without a bound, one receiver's answer could fill the heap. Real receivers answer with a
-     * few hundred bytes; this is eight times the request head Jetty's server accepts by default, room for what
-     * proxies and platforms add, while a receiver's 128 requests in flight hold 128 such heads (8 MiB) at most.
-     */
-    static final int MOST_HEAD_BYTES = 64 * 1024;
 
     /** How Jetty names one of its objects in a message: its class, then {@code @} and its hash in hexadecimal. */
     private static final Pattern NAMES_AN_OBJECT = Pattern.compile("\\w@\\p{XDigit}+");
@@ -55,47 +31,11 @@ final class JettyTransport implements Transport {
     private final Duration deadline;
     private final HttpClient client;
 
-    /**
-     * Up to {@code most} requests at once to {@code receiver}, each ended within {@code deadline}; host names are
-     * looked up by the client's own resolver, off the caller's thread, and TLS trusts what the JDK trusts, checking
-     * the host name against the certificate.
-     */
-    JettyTransport(URI receiver, int most, Duration deadline) {
-        this(receiver, most, deadline, Optional.empty(), new SslContextFactory.Client());
-    }
-
-    /**
-     * As the other constructor, with host names looked up by {@code resolver} when one is given, and TLS as
-     * {@code tls} says.
-     */
-    JettyTransport(URI receiver, int most, Duration deadline, Optional<SocketAddressResolver> resolver,
-                   SslContextFactory.Client tls) {
+    /** Requests to {@code receiver} through {@code client}, each ended within {@code deadline}. */
+    JettyTransport(HttpClient client, URI receiver, Duration deadline) {
+        this.client = client;
         this.target = withoutUserInformation(receiver);
         this.deadline = deadline;
-        String shown = DeliverySettings.receiverKey(receiver);
-        var threads = new QueuedThreadPool(Math.max(8, Runtime.getRuntime().availableProcessors() * 2), 1);
-        threads.setName("plantstore-webhook " + shown);
-        threads.setDaemon(true);
-        var connector = new ClientConnector();
-        connector.setSslContextFactory(tls);
-        connector.setExecutor(threads);
-        this.client = new HttpClient(new HttpClientTransportOverHTTP(connector));
-        client.setExecutor(threads);
-        resolver.ifPresent(client::setSocketAddressResolver);
-        client.setFollowRedirects(false);
-        client.setMaxResponseHeadersSize(MOST_HEAD_BYTES);
-        client.setMaxConnectionsPerDestination(most);
-        // The delivery keeps at most that many requests in flight, so no more ever wait for a connection.
-        client.setMaxRequestsQueuedPerDestination(most);
-        client.setConnectTimeout(deadline.toMillis());
-        client.setIdleTimeout(IDLE.toMillis());
-        client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "plantstore"));
-        client.addBean(new HandshakeDeadline(client, deadline));
-        try {
-            client.start();
-        } catch (Exception e) {
-            throw new IllegalStateException("the HTTP client for webhooks to " + shown + " did not start", e);
-        }
     }
 
     /** The URL that requests go to: user information is never sent, nor used as credentials. */
@@ -129,14 +69,9 @@ final class JettyTransport implements Transport {
                 .send(answer);
     }
 
+    /** Nothing of its own to close: the client, shared by every receiver, closes with the delivery. */
     @Override
     public void close() {
-        try {
-            client.stop();
-        } catch (Exception e) {
-            // Stopping closes every connection; what it throws leaves nothing to undo.
-            Thread.currentThread().interrupt();
-        }
     }
 
     /**
@@ -230,32 +165,6 @@ final class JettyTransport implements Transport {
         String message = cause.getMessage();
         return message == null || NAMES_AN_OBJECT.matcher(message).find()
                 ? cause.getClass().getSimpleName() : cause.getClass().getSimpleName() + ": " + message;
-    }
-
-    /**
-     * Closes a TLS connection whose handshake is not over within the deadline. A receiver that trickles its handshake
-     * keeps the idle time-out from passing, and a connection that opens after its attempt ended belongs to no request
-     * whose time-out would close it. Jetty hands every connection it opens to the client's listeners.
-     */
-    private record HandshakeDeadline(HttpClient client, Duration deadline) implements Connection.Listener {
-        @Override
-        public void onOpened(Connection connection) {
-            if (connection instanceof SslConnection tls) {
-                Scheduler.Task expiry = client.getScheduler().schedule(tls::close, deadline.toMillis(),
-                        TimeUnit.MILLISECONDS);
-                tls.addHandshakeListener(new SslHandshakeListener() {
-                    @Override
-                    public void handshakeSucceeded(Event event) {
-                        expiry.cancel();
-                    }
-
-                    @Override
-                    public void handshakeFailed(Event event, Throwable failure) {
-                        expiry.cancel();
-                    }
-                });
-            }
-        }
     }
 
     /** Ends the exchange of an answer that is not 2xx. */

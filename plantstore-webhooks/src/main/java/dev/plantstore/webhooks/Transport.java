@@ -28,7 +28,11 @@ interface Transport extends AutoCloseable {
      */
     void send(PlantEvent event, SignedRequest request, Ended ended);
 
-    /** Stops: attempts still running end failed or are abandoned; their events stay leased. */
+    /**
+     * Gives back what this receiver's transport holds alone; what the transports share (a client and its
+     * connections) closes with them ({@link Transports#close}), and attempts still running then end failed or are
+     * abandoned, their events leased.
+     */
     @Override
     void close();
 }

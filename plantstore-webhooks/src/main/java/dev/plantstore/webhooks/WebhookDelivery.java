@@ -6,64 +6,56 @@ import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * Sends the outbox's events to their receivers: a {@link ReceiverWorker} per receiver, so a receiver that is slow or
- * down holds up only its own events, and never the store's writes or its health. How an event leaves the building,
- * in order: the store's batch commits and hands this process's events to {@link #committed} (or leaves them to a
- * claim); the receiver's worker takes them ({@link ReceiverWorker}), signs each ({@link WebhookSigner}) and sends it
- * through its {@link Transport} ({@link JettyTransport}); the answer settles the event, delivered or due again as
- * {@link RetryPolicy} says; meanwhile {@link WritePacing} holds the writes back while the receiver keeps pace.
+ * down holds up only its own events, and never its store's health. How an event leaves the building, in order: the
+ * store's batch commits and publishes its events; {@link #committed} hands those leased to this process to their
+ * workers (the others wait for a claim); the receiver's worker takes them from its {@link ReceiverFeed}, and its
+ * {@link Dispatcher} signs each ({@link WebhookSigner}) and sends it through its {@link Transport}
+ * ({@link JettyTransport}, on the one {@link WebhookHttpClient}); the answer settles the event ({@link Settlement}),
+ * delivered or due again as {@link RetryPolicy} says; meanwhile {@link WritePacing} holds the writes back, in front of
+ * the store, while the receiver keeps pace.
  */
 final class WebhookDelivery implements Delivery {
 
-    /** Requests in flight to one receiver at most, and so the most events one claim takes. */
-    static final int IN_FLIGHT = 128;
-    /** How long an attempt may take, from the name lookup to the answer's last byte, before it counts as failed. */
-    static final Duration ATTEMPT_DEADLINE = Duration.ofSeconds(10);
-
     private final Map<String, ReceiverWorker> workers = new LinkedHashMap<>();
+    private final Transports transports;
 
-    private WebhookDelivery() {
+    private WebhookDelivery(Transports transports) {
+        this.transports = transports;
     }
 
     /**
      * Starts a worker per receiver of {@code settings}, each sending through what {@code transports} makes, its
-     * attempts traced by {@code openTelemetry}.
+     * attempts traced by {@code openTelemetry}, subscribed to the events the outbox's store publishes.
      */
-    static WebhookDelivery start(Outbox outbox, DeliverySettings settings, Function<URI, Transport> transports,
-                                 OpenTelemetry openTelemetry) {
+    static WebhookDelivery start(Outbox outbox, DeliverySettings settings,
+                                 Transports transports, OpenTelemetry openTelemetry) {
         Objects.requireNonNull(outbox, "null outbox");
-        var delivery = new WebhookDelivery();
+        var delivery = new WebhookDelivery(transports);
         var signer = new WebhookSigner(settings.secrets());
         var retries = new RetryPolicy(settings.firstRetry(), settings.retryPeriod());
         try {
             for (URI receiver : settings.receivers()) {
                 delivery.workers.put(DeliverySettings.receiverKey(receiver), new ReceiverWorker(receiver, outbox,
-                        transports.apply(receiver), signer, retries, settings.listener(), openTelemetry));
+                        transports.to(receiver), signer, retries, settings.listener(), openTelemetry));
             }
         } catch (RuntimeException e) {
             delivery.close();
             throw e;
         }
+        outbox.committed().subscribe(delivery::committed);
         delivery.workers.values().forEach(ReceiverWorker::start);
         return delivery;
     }
 
-    @Override
-    public boolean admits(String receiver) {
-        ReceiverWorker worker = workers.get(receiver);
-        return worker != null && worker.admitsEventsInMemory();
-    }
-
-    @Override
-    public void committed(List<PlantEvent> leased, boolean othersRecorded) {
+    /** On the thread that committed: hands the leased events to their workers, and wakes every worker. */
+    private void committed(List<PlantEvent> leased, boolean othersRecorded) {
         for (PlantEvent event : leased) {
             ReceiverWorker worker = workers.get(event.receiver());
             if (worker != null) {
@@ -76,8 +68,8 @@ final class WebhookDelivery implements Delivery {
     }
 
     /**
-     * Waits while a receiver has too many events recorded and not yet sent ({@link WritePacing}), at most
-     * {@link WritePacing#LONGEST_WRITE_WAIT} in all.
+     * Admission in front of a write: waits while a receiver has too many events recorded and not yet sent
+     * ({@link WritePacing}), at most {@link WritePacing#LONGEST_WRITE_WAIT} in all.
      */
     @Override
     public void awaitRoom() {
@@ -94,5 +86,6 @@ final class WebhookDelivery implements Delivery {
     public void close() {
         workers.values().forEach(ReceiverWorker::stop);
         workers.values().forEach(ReceiverWorker::awaitStopped);
+        transports.close();
     }
 }

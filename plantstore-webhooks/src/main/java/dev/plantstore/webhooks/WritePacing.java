@@ -17,7 +17,7 @@ final class WritePacing {
      * Events recorded and not yet sent to a receiver, beyond which writes wait: more than the requests in flight, so
      * that the connections stay busy.
      */
-    static final int ROOM = 4 * WebhookDelivery.IN_FLIGHT;
+    static final int ROOM = 4 * DeliveryLimits.IN_FLIGHT;
     /** The longest a write waits for all receivers together. */
     static final Duration LONGEST_WRITE_WAIT = Duration.ofMillis(100);
     static final Duration HOLDS_WRITES_WITHIN = Duration.ofSeconds(10);

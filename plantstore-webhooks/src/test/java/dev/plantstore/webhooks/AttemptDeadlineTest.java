@@ -37,12 +37,13 @@ class AttemptDeadlineTest {
     private static final Duration ENDS_WITHIN = DEADLINE.plusSeconds(4);
     private static final long AT = System.currentTimeMillis();
 
-    private JettyTransport transport;
+    private WebhookHttpClient client;
+    private Transport transport;
 
     @AfterEach
     void stop() {
-        if (transport != null) {
-            transport.close();
+        if (client != null) {
+            client.close();
         }
     }
 
@@ -50,8 +51,8 @@ class AttemptDeadlineTest {
     void aTlsHandshakeTrickledAByteAtATimeFailsTheAttemptAtTheDeadlineAndItsConnectionIsClosed() throws Exception {
         try (var server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
             AtomicBoolean closedByClient = startTrickling(server);
-            transport = new JettyTransport(URI.create("https://localhost:" + server.getLocalPort() + "/hook"),
-                    4, DEADLINE);
+            transport = transportTo(URI.create("https://localhost:" + server.getLocalPort() + "/hook"),
+                    Optional.empty());
             assertFailsWithin(send(event(16)));
             assertTrue(Poll.until(ENDS_WITHIN, Duration.ofMillis(20), closedByClient::get),
                     "the connection of the attempt was closed");
@@ -64,8 +65,8 @@ class AttemptDeadlineTest {
             AtomicBoolean closedByClient = startTrickling(server);
             var lookup = new CompletableFuture<Promise<List<InetSocketAddress>>>();
             SocketAddressResolver late = (host, port, context, promise) -> lookup.complete(promise);
-            transport = new JettyTransport(URI.create("https://localhost:" + server.getLocalPort() + "/hook"), 4,
-                    DEADLINE, Optional.of(late), new SslContextFactory.Client());
+            transport = transportTo(URI.create("https://localhost:" + server.getLocalPort() + "/hook"),
+                    Optional.of(late));
             // The name is found only once the attempt has failed: the connection then opens for no request, so no
             // request's time-out can close it, and the trickle keeps it from ever being idle.
             assertFailsWithin(send(event(16)));
@@ -82,8 +83,8 @@ class AttemptDeadlineTest {
             var holder = new Thread(() -> holdWithoutReading(server), "receiver that never reads");
             holder.setDaemon(true);
             holder.start();
-            transport = new JettyTransport(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/hook"),
-                    4, DEADLINE);
+            transport = transportTo(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/hook"),
+                    Optional.empty());
             assertFailsWithin(send(event(32 * 1024 * 1024)));
         }
     }
@@ -93,9 +94,13 @@ class AttemptDeadlineTest {
         SocketAddressResolver never = (host, port, context, promise) -> {
             // The lookup never answers, as a resolver that hangs does.
         };
-        transport = new JettyTransport(URI.create("http://receiver.example/hook"), 4, DEADLINE, Optional.of(never),
-                new SslContextFactory.Client());
+        transport = transportTo(URI.create("http://receiver.example/hook"), Optional.of(never));
         assertFailsWithin(send(event(16)));
+    }
+
+    private Transport transportTo(URI receiver, Optional<SocketAddressResolver> resolver) {
+        client = new WebhookHttpClient(4, DEADLINE, resolver, new SslContextFactory.Client());
+        return client.to(receiver);
     }
 
     private CompletableFuture<Transport.Outcome> send(PlantEvent event) {

@@ -27,6 +27,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,9 +71,9 @@ class AttemptTracingTest {
                 WebhookSecrets.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), WebhookListener.NONE,
                 Duration.ofHours(72), Duration.ofMillis(20));
         var delivery = WebhookDelivery.start(outbox, settings,
-                to -> new JettyTransport(to, WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE),
+                new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE, Optional.empty(),
+                        new SslContextFactory.Client()),
                 openTelemetry);
-        outbox.handEventsTo(delivery);
         store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
         return store;
     }

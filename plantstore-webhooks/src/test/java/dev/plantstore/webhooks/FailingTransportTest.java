@@ -37,7 +37,7 @@ class FailingTransportTest {
     @Test
     void aTransportThatThrowsOnEveryRequestInFlightStopsNoDelivery() throws Exception {
         // As many as there are requests in flight: had any of them kept its request, none would be left to send.
-        int throwing = WebhookDelivery.IN_FLIGHT;
+        int throwing = DeliveryLimits.IN_FLIGHT;
         var thrown = new AtomicInteger();
         Set<Long> delivered = ConcurrentHashMap.newKeySet();
         Transport throwsThenWorks = new Transport() {
@@ -61,7 +61,7 @@ class FailingTransportTest {
         var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(RECEIVER)));
         var settings = new DeliverySettings(List.of(RECEIVER), WebhookSecrets.parse(SECRET), WebhookListener.NONE,
                 Duration.ofHours(72), Duration.ofMillis(1));
-        int events = 2 * WebhookDelivery.IN_FLIGHT;
+        int events = 2 * DeliveryLimits.IN_FLIGHT;
         var memory = new InMemoryPlantStore(outbox);
         // Recorded before the delivery starts, so that its first claim takes a whole page at once.
         for (long id = 1; id <= events; id++) {
@@ -84,8 +84,8 @@ class FailingTransportTest {
             }
         };
         workerLog.addHandler(capture);
-        var delivery = WebhookDelivery.start(outbox, settings, to -> throwsThenWorks, OpenTelemetry.noop());
-        outbox.handEventsTo(delivery);
+        var delivery = WebhookDelivery.start(outbox, settings, to -> throwsThenWorks,
+                OpenTelemetry.noop());
         try (var store = new DeliveringPlantStore(memory, delivery)) {
             assertTrue(Poll.until(Duration.ofSeconds(60), Duration.ofMillis(20), () -> delivered.size() == events),
                     "delivered " + delivered.size() + " of " + events + " after " + thrown.get() + " attempts");

@@ -18,11 +18,13 @@ import dev.plantstore.testkit.ScriptedReceiver.Then;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,8 +56,9 @@ class HostileReceiversTest {
         var settings = new DeliverySettings(List.of(receiver.url()), WebhookSecrets.parse(SECRET),
                 WebhookListener.NONE, Duration.ofHours(72), Duration.ofMillis(20));
         var delivery = WebhookDelivery.start(outbox, settings,
-                to -> new JettyTransport(to, WebhookDelivery.IN_FLIGHT, DEADLINE), OpenTelemetry.noop());
-        outbox.handEventsTo(delivery);
+                new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DEADLINE, Optional.empty(),
+                        new SslContextFactory.Client()),
+                OpenTelemetry.noop());
         store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
     }
 

@@ -198,7 +198,8 @@ class JettyTransportTest {
         String start = "HTTP/1.1 200 OK\r\nX-Big: ";
         String end = "\r\nContent-Length: 0\r\n\r\n";
         var receiver = closed(new ScriptedReceiver());
-        receiver.answer(request -> Answer.padded(start, JettyTransport.MOST_HEAD_BYTES - start.length() - end.length(),
+        int most = WebhookHttpClient.MOST_HEAD_BYTES;
+        receiver.answer(request -> Answer.padded(start, most - start.length() - end.length(),
                 end, Then.KEEP, true));
         send(transport(receiver.url(), 1, Duration.ofSeconds(5)), 1);
         awaitOutcomes(1);
@@ -289,15 +290,15 @@ class JettyTransportTest {
         return resource;
     }
 
-    private JettyTransport transport(URI url, int most, Duration deadline) {
-        return closed(new JettyTransport(url, most, deadline));
+    private Transport transport(URI url, int most, Duration deadline) {
+        return closed(new WebhookHttpClient(most, deadline, Optional.empty(), new SslContextFactory.Client())).to(url);
     }
 
-    private JettyTransport transport(URI url, SslContextFactory.Client tls) {
-        return closed(new JettyTransport(url, 1, Duration.ofSeconds(5), Optional.empty(), tls));
+    private Transport transport(URI url, SslContextFactory.Client tls) {
+        return closed(new WebhookHttpClient(1, Duration.ofSeconds(5), Optional.empty(), tls)).to(url);
     }
 
-    private void send(JettyTransport transport, long seq) {
+    private void send(Transport transport, long seq) {
         var event = new PlantEvent(seq, "receiver", seq, PlantEvent.CREATED, new Plant("Plant", null), 0, 0, 0, 0,
                 Optional.empty());
         transport.send(event, new SignedRequest("msg_" + seq, 0, "v1,x",

@@ -10,6 +10,7 @@ import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.jdbc.JdbcPlantStore;
 import dev.plantstore.core.memory.InMemoryPlantStore;
 import dev.plantstore.core.memory.MemoryOutbox;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.DeliveringPlantStore;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
@@ -35,6 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,9 +80,9 @@ class WebhookDeliveryTest {
     /** A memory store whose events go to the receiver, retried after 20 ms at first, for {@code retryPeriod}. */
     private PlantStore store(Duration retryPeriod) {
         var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
-        var delivery = WebhookDelivery.start(outbox, settings(receiver.url(), retryPeriod), WebhookDeliveryTest::jetty,
+        var delivery = WebhookDelivery.start(outbox, settings(receiver.url(), retryPeriod),
+                jetty(),
                 OpenTelemetry.noop());
-        outbox.handEventsTo(delivery);
         PlantStore store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
         stores.add(store);
         return store;
@@ -95,8 +97,9 @@ class WebhookDeliveryTest {
                 Duration.ofMillis(20));
     }
 
-    private static Transport jetty(URI to) {
-        return new JettyTransport(to, WebhookDelivery.IN_FLIGHT, WebhookDelivery.ATTEMPT_DEADLINE);
+    private static Transports jetty() {
+        return new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE, Optional.empty(),
+                new SslContextFactory.Client());
     }
 
     private long count(WebhookListener.Outcome outcome) {
@@ -170,13 +173,13 @@ class WebhookDeliveryTest {
     void anEventStillFailingAfterTheRetryPeriodIsKeptAsUndeliverableAndCounted() throws Exception {
         receiver.answer(500);
         var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
-        var delivery = WebhookDelivery.start(outbox, settings(receiver.url(), Duration.ofMillis(300)),
-                WebhookDeliveryTest::jetty, OpenTelemetry.noop());
-        outbox.handEventsTo(delivery);
+        var delivery = WebhookDelivery.start(outbox,
+                settings(receiver.url(), Duration.ofMillis(300)),
+                jetty(), OpenTelemetry.noop());
         try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
             store.create(new NewPlant(1, "Monstera"));
             String key = DeliverySettings.receiverKey(receiver.url());
-            assertTrue(Poll.until(WAIT, LOOK, () -> outbox.undeliverableCount(key) == 1));
+            assertTrue(Poll.until(WAIT, LOOK, () -> outbox.givenUp(Optional.of(key), 10).size() == 1));
             assertTrue(Poll.until(WAIT, LOOK, () -> count(WebhookListener.Outcome.UNDELIVERABLE) == 1),
                     "the undeliverable event is counted once: " + count(WebhookListener.Outcome.UNDELIVERABLE));
             assertEquals(0, outbox.backlog(key).pending());
@@ -223,18 +226,28 @@ class WebhookDeliveryTest {
             }
 
             @Override
-            public void release(List<PlantEvent> events) {
-                store.outbox().release(events);
+            public void reschedule(List<PlantEvent> events, long dueAtMillis, boolean afterFailure) {
+                store.outbox().reschedule(events, dueAtMillis, afterFailure);
             }
 
             @Override
-            public void retryAt(PlantEvent event, long atMillis) {
-                store.outbox().retryAt(event, atMillis);
+            public void giveUp(List<PlantEvent> events) {
+                store.outbox().giveUp(events);
             }
 
             @Override
-            public void undeliverable(PlantEvent event) {
-                store.outbox().undeliverable(event);
+            public List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
+                return store.outbox().givenUp(receiver, limit);
+            }
+
+            @Override
+            public int redeliver(Optional<String> receiver, long nowMillis) {
+                return store.outbox().redeliver(receiver, nowMillis);
+            }
+
+            @Override
+            public CommittedEvents committed() {
+                return store.outbox().committed();
             }
 
             @Override
@@ -256,17 +269,13 @@ class WebhookDeliveryTest {
             public Optional<Backlog> backlogWithoutScan(String receiver) {
                 return store.outbox().backlogWithoutScan(receiver);
             }
-
-            @Override
-            public long undeliverableCount(String receiver) {
-                return store.outbox().undeliverableCount(receiver);
-            }
         };
         for (int id = 0; id < 400; id++) {
             store.create(new NewPlant(id, "Plant " + id));
         }
-        var delivery = WebhookDelivery.start(countingClaims, settings(down, Duration.ofHours(72)),
-                WebhookDeliveryTest::jetty, OpenTelemetry.noop());
+        var delivery = WebhookDelivery.start(countingClaims,
+                settings(down, Duration.ofHours(72)),
+                jetty(), OpenTelemetry.noop());
         PlantStore delivering = new DeliveringPlantStore(store, delivery);
         try {
             assertTrue(Poll.until(WAIT, LOOK, () -> claimSizes.stream().filter(size -> size > 0).count() >= 6),
@@ -274,7 +283,7 @@ class WebhookDeliveryTest {
             assertEquals(400, store.outbox().backlog(DeliverySettings.receiverKey(down)).pending(),
                     "every event waits, none is lost");
             List<Integer> sizes = List.copyOf(claimSizes);
-            assertEquals(WebhookDelivery.IN_FLIGHT, sizes.get(0), "a page, not every pending event: " + sizes);
+            assertEquals(DeliveryLimits.IN_FLIGHT, sizes.get(0), "a page, not every pending event: " + sizes);
             assertTrue(sizes.subList(1, sizes.size()).stream().allMatch(size -> size <= 1),
                     "while the receiver fails, one event at a time: " + sizes);
         } finally {
@@ -295,5 +304,28 @@ class WebhookDeliveryTest {
         assertTrue(store.isAvailable());
         long tookMillis = (System.nanoTime() - start) / 1_000_000;
         assertTrue(tookMillis < 2_000, "200 creates took " + tookMillis + " ms");
+    }
+
+    /** The provider's delivery: one HTTP client for every receiver, whose threads are not named as a worker is. */
+    @Test
+    void everyReceiverSendsThroughOneClientWhoseThreadsAreNamedApartFromTheWorkers() throws Exception {
+        URI first = URI.create(receiver.url() + "/first");
+        URI second = URI.create(receiver.url() + "/second");
+        List<String> keys = List.of(DeliverySettings.receiverKey(first), DeliverySettings.receiverKey(second));
+        var outbox = new MemoryOutbox(keys);
+        var delivery = new HttpDeliveryProvider().start(outbox, new DeliverySettings(List.of(first, second),
+                WebhookSecrets.parse(SECRET), counting, Duration.ofHours(72), Duration.ofMillis(20)));
+        try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
+            store.create(new NewPlant(1, "Monstera"));
+            assertTrue(Poll.until(WAIT, LOOK, () -> receiver.accepted().size() == 2), "each receiver has its event");
+            List<String> threads = Thread.getAllStackTraces().keySet().stream().map(Thread::getName).toList();
+            for (String key : keys) {
+                assertEquals(List.of("plantstore-webhook " + key),
+                        threads.stream().filter(name -> name.startsWith("plantstore-webhook " + key)).toList(),
+                        "the receiver's worker alone bears its name: " + threads);
+            }
+            assertTrue(threads.stream().anyMatch(name -> name.startsWith(WebhookHttpClient.THREADS)),
+                    threads::toString);
+        }
     }
 }

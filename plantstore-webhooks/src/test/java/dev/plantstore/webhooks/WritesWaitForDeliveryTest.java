@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.WebhookListener;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
@@ -103,8 +104,8 @@ class WritesWaitForDeliveryTest {
         start(WebhookListener.NONE);
         unsent.set(new Outbox.Backlog(WritePacing.ROOM + 1, System.currentTimeMillis()));
         assertTrue(Poll.until(WAIT, LOOK, () -> worker.pacing().holdsWrites()), "held while requests were to spare");
-        eventsToClaim = WebhookDelivery.IN_FLIGHT;
-        assertTrue(Poll.until(WAIT, LOOK, () -> sent.get() == WebhookDelivery.IN_FLIGHT), "every request in flight");
+        eventsToClaim = DeliveryLimits.IN_FLIGHT;
+        assertTrue(Poll.until(WAIT, LOOK, () -> sent.get() == DeliveryLimits.IN_FLIGHT), "every request in flight");
         assertTrue(Poll.until(WAIT, LOOK, () -> !worker.pacing().holdsWrites()),
                 "a receiver that answers none of its requests in flight holds up no write");
     }
@@ -151,6 +152,8 @@ class WritesWaitForDeliveryTest {
     /** An outbox that tells the worker what the test sets: its unsent backlog, and events to claim on demand. */
     private final class StubOutbox implements Outbox {
 
+        private final CommittedEvents committed = new CommittedEvents();
+
         @Override
         public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
             List<PlantEvent> claimed = new ArrayList<>();
@@ -167,15 +170,26 @@ class WritesWaitForDeliveryTest {
         }
 
         @Override
-        public void release(List<PlantEvent> events) {
+        public void reschedule(List<PlantEvent> events, long dueAtMillis, boolean afterFailure) {
         }
 
         @Override
-        public void retryAt(PlantEvent event, long atMillis) {
+        public void giveUp(List<PlantEvent> events) {
         }
 
         @Override
-        public void undeliverable(PlantEvent event) {
+        public List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
+            return List.of();
+        }
+
+        @Override
+        public int redeliver(Optional<String> receiver, long nowMillis) {
+            return 0;
+        }
+
+        @Override
+        public CommittedEvents committed() {
+            return committed;
         }
 
         @Override
@@ -196,11 +210,6 @@ class WritesWaitForDeliveryTest {
         @Override
         public long oldestRecordedAt(String receiver) {
             return unsent.get().oldestRecordedAtMillis();
-        }
-
-        @Override
-        public long undeliverableCount(String receiver) {
-            return 0;
         }
     }
 }

@@ -2,9 +2,9 @@ package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
-import dev.plantstore.core.webhooks.RecordedEvents;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,104 +20,31 @@ import java.util.Optional;
  */
 final class EventSql {
 
-    /** The columns that make a {@link PlantEvent}, as {@link #readEvents} reads them. */
-    static final String EVENT_COLUMNS =
-            "seq, receiver, plant_id, type, name, tag, recorded_at, attempts, leased_until, retry_from, traceparent, "
-            + "tracestate";
-
-    /**
-     * An event is leased to the process that records it, to be sent from memory, unless an earlier event of its plant
-     * is still pending for that receiver: then it waits for a claim, which takes it only once the earlier one is done,
-     * so that the events of a plant keep their order whichever process recorded them.
-     */
-    private static final String LEASE_UNLESS_BEHIND = "CASE WHEN EXISTS (SELECT 1 FROM webhook_outbox e "
-            + "WHERE e.receiver = %s AND e.plant_id = %s AND e.state = 0) THEN 0 ELSE %s END";
-
-    /**
-     * PostgreSQL's round with events: each write is one data-modifying statement whose {@code RETURNING} rows (only
-     * the rows really inserted or deleted) feed the event insert, so the batch stays one round trip. A row returned
-     * finds its write's trace by id, which a round holds once.
-     */
-    private static final String POSTGRES_ROUND = "; WITH stored AS (INSERT INTO plants (id, name, tag) "
-            + "SELECT id, name, tag FROM unnest(?::bigint[], ?::text[], ?::text[]) AS added (id, name, tag) "
-            + "ON CONFLICT (id) DO NOTHING RETURNING id, name, tag) "
-            + "INSERT INTO webhook_outbox (receiver, plant_id, type, name, tag, recorded_at, leased_until, "
-            + "traceparent, tracestate) SELECT receiver, id, '" + PlantEvent.CREATED + "', name, tag, ?, "
-            + LEASE_UNLESS_BEHIND.formatted("receivers.receiver", "stored.id", "receivers.lease") + ", "
-            + "traces.traceparent, traces.tracestate FROM stored "
-            + "JOIN unnest(?::bigint[], ?::text[], ?::text[]) AS traces (id, traceparent, tracestate) USING (id) "
-            + "CROSS JOIN unnest(?::text[], ?::bigint[]) AS receivers (receiver, lease) "
-            + "RETURNING " + EVENT_COLUMNS + "; "
-            + "WITH removed AS (DELETE FROM plants WHERE id = ANY (?::bigint[]) RETURNING id) "
-            + "INSERT INTO webhook_outbox (receiver, plant_id, type, recorded_at, leased_until, traceparent, "
-            + "tracestate) SELECT receiver, id, '" + PlantEvent.DELETED + "', ?, "
-            + LEASE_UNLESS_BEHIND.formatted("receivers.receiver", "removed.id", "receivers.lease") + ", "
-            + "traces.traceparent, traces.tracestate FROM removed "
-            + "JOIN unnest(?::bigint[], ?::text[], ?::text[]) AS traces (id, traceparent, tracestate) USING (id) "
-            + "CROSS JOIN unnest(?::text[], ?::bigint[]) AS receivers (receiver, lease) RETURNING " + EVENT_COLUMNS;
-
-    private static final String INSERT_EVENT = "INSERT INTO webhook_outbox "
-            + "(receiver, plant_id, type, name, tag, recorded_at, leased_until, traceparent, tracestate) "
-            + "SELECT ?1, ?2, ?3, ?4, ?5, ?6, " + LEASE_UNLESS_BEHIND.formatted("?1", "?2", "?7") + ", ?8, ?9 "
-            + "RETURNING " + EVENT_COLUMNS;
-
     private final List<String> receivers;
-    private volatile RecordedEvents recorded = RecordedEvents.NONE;
+    private final CommittedEvents committed;
 
-    EventSql(List<String> receivers) {
+    EventSql(List<String> receivers, CommittedEvents committed) {
         this.receivers = List.copyOf(receivers);
+        this.committed = committed;
     }
 
     boolean records() {
         return !receivers.isEmpty();
     }
 
-    /** From now on, the events each batch leases go to {@code recorded} once the batch has committed. */
-    void handTo(RecordedEvents recorded) {
-        this.recorded = recorded;
-    }
-
     /** PostgreSQL's round with events, in place of {@code plain} when there is a receiver. */
     String postgresRound(String plain) {
-        return records() ? POSTGRES_ROUND : plain;
+        return records() ? PostgresOutboxSql.RECORDING_ROUND : plain;
     }
 
     /** The events of one batch, from its start to its commit. */
     Batch batch() {
-        recorded.awaitRoom();
         long now = System.currentTimeMillis();
         Long[] leases = new Long[receivers.size()];
         for (int i = 0; i < leases.length; i++) {
-            leases[i] = recorded.admits(receivers.get(i)) ? now + Outbox.LEASE.toMillis() : 0L;
+            leases[i] = committed.leasedHere(receivers.get(i)) ? now + Outbox.LEASE.toMillis() : 0L;
         }
         return new Batch(now, leases);
-    }
-
-    /** Adds the events in {@code rows} (selected as {@link #EVENT_COLUMNS}) to {@code events}. */
-    static void readEvents(ResultSet rows, List<PlantEvent> events) throws SQLException {
-        while (rows.next()) {
-            String name = rows.getString(5);
-            Plant plant = name == null ? null : new Plant(name, rows.getString(6));
-            long recordedAt = rows.getLong(7);
-            events.add(new PlantEvent(rows.getLong(1), rows.getString(2), rows.getLong(3), rows.getString(4), plant,
-                    recordedAt, rows.getInt(8), rows.getLong(9), Math.max(recordedAt, rows.getLong(10)),
-                    traceOf(rows.getString(11), rows.getString(12))));
-        }
-    }
-
-    /**
-     * The trace kept in the two columns; none when a release that did not keep traces recorded the event, or what the
-     * columns hold is not a trace context (only this class writes them, and only from a valid one).
-     */
-    private static Optional<TraceContext> traceOf(String traceparent, String tracestate) {
-        if (traceparent == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(new TraceContext(traceparent, Optional.ofNullable(tracestate)));
-        } catch (IllegalArgumentException notATrace) {
-            return Optional.empty();
-        }
     }
 
     /**
@@ -170,7 +97,7 @@ final class EventSql {
             while (statement.getMoreResults() || statement.getUpdateCount() != -1) {
                 try (ResultSet rows = statement.getResultSet()) {
                     if (rows != null) {
-                        readEvents(rows, written);
+                        OutboxSql.readEvents(rows, written);
                     }
                 }
             }
@@ -181,7 +108,7 @@ final class EventSql {
             return new Recorder(connection);
         }
 
-        /** The batch committed: its leased events go to be sent, and the rest are announced. */
+        /** The batch committed: its events are published, the leased ones to be sent from memory. */
         void committed() {
             if (written.isEmpty()) {
                 return;
@@ -192,7 +119,7 @@ final class EventSql {
                     leased.add(event);
                 }
             }
-            recorded.committed(leased, leased.size() < written.size());
+            committed.publish(leased, leased.size() < written.size());
         }
 
         /** Prepares its statement on its first event; closing it closes that statement. */
@@ -224,7 +151,7 @@ final class EventSql {
                     return;
                 }
                 if (insert == null) {
-                    insert = connection.prepareStatement(INSERT_EVENT);
+                    insert = connection.prepareStatement(SqliteOutboxSql.RECORD_EVENT);
                 }
                 for (int i = 0; i < receivers.size(); i++) {
                     insert.setString(1, receivers.get(i));
@@ -237,7 +164,7 @@ final class EventSql {
                     insert.setString(8, trace.map(TraceContext::traceparent).orElse(null));
                     insert.setString(9, trace.flatMap(TraceContext::tracestate).orElse(null));
                     try (ResultSet rows = insert.executeQuery()) {
-                        readEvents(rows, written);
+                        OutboxSql.readEvents(rows, written);
                     }
                 }
             }

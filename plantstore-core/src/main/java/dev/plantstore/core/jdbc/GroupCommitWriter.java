@@ -3,10 +3,12 @@ package dev.plantstore.core.jdbc;
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.threads.DaemonThreads;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -40,6 +42,8 @@ import java.util.function.BooleanSupplier;
  *   <li>Whatever a batch throws fails that batch's callers and only them; the writer goes on with the next batch. A
  *       fault is logged when it starts, while it lasts and when it ends ({@link FaultLog}); once writes commit again,
  *       the database is asked to give back the space the fault used.</li>
+ *   <li>The outbox's writes on SQLite ({@link Write.OutboxWrite}) queue with the others and run first, each in a
+ *       transaction of its own; what one throws fails it alone, and is no fault of the store's writes.</li>
  *   <li>A health probe rides along with the writes: it commits with the next batch, or, alone, commits a write of its
  *       own ({@link Transactions#commitProbe}). However many ask at once, one probe runs.</li>
  * </ul>
@@ -95,8 +99,7 @@ final class GroupCommitWriter implements AutoCloseable {
         this.transactions = Objects.requireNonNull(transactions, "null transactions");
         this.timeout = Objects.requireNonNull(timeout, "null timeout");
         this.listener = Objects.requireNonNull(listener, "null listener");
-        this.thread = new Thread(this::run, "plantstore-group-commit");
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.named("plantstore-group-commit").newThread(this::run);
         thread.start();
     }
 
@@ -125,6 +128,18 @@ final class GroupCommitWriter implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StoreUnavailableException("interrupted while waiting for the plant store", e);
+        }
+    }
+
+    /** Runs {@code work} for the outbox, as {@link Write.OutboxWrite} says; throws what it threw. */
+    <T> T runForOutbox(Write.Work<T> work) throws SQLException {
+        try {
+            return submit(new Write.OutboxWrite<>(work, new CompletableFuture<>()));
+        } catch (StoreUnavailableException e) {
+            if (e.getCause() instanceof SQLException cause) {
+                throw cause;
+            }
+            throw e;
         }
     }
 
@@ -195,6 +210,7 @@ final class GroupCommitWriter implements AutoCloseable {
                 batch.add(queue.take());
                 queue.drainTo(batch, MAX_BATCH - 1);
                 stop = batch.removeIf(Write.Stop.class::isInstance);
+                runOutboxWrites(batch);
                 writeReportingFailure(batch);
                 batch.clear();
             }
@@ -203,6 +219,16 @@ final class GroupCommitWriter implements AutoCloseable {
         } finally {
             closed = true;
             failQueued();
+        }
+    }
+
+    /** Takes the outbox's writes out of the batch and runs them, each on its own. */
+    private static void runOutboxWrites(List<Write<?>> batch) {
+        for (Iterator<Write<?>> writes = batch.iterator(); writes.hasNext(); ) {
+            if (writes.next() instanceof Write.OutboxWrite<?> outboxWrite) {
+                writes.remove();
+                outboxWrite.run();
+            }
         }
     }
 

@@ -7,7 +7,7 @@ import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.TraceContext;
-import dev.plantstore.core.webhooks.RecordedEvents;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -54,10 +54,14 @@ public final class JdbcPlantStore implements PlantStore {
         }
         Dialect dialect = Dialect.of(dataSource);
         Schema.ensure(dataSource, dialect);
-        this.events = new EventSql(receivers);
+        var committed = new CommittedEvents();
+        this.events = new EventSql(receivers, committed);
         this.sql = BatchSql.of(dialect, (int) Math.max(1, timeout.toSeconds()), events);
-        this.outbox = new JdbcOutbox(dataSource, dialect);
         this.writer = new GroupCommitWriter(new Transactions(), timeout, listener);
+        this.outbox = new JdbcOutbox(dataSource, dialect, switch (dialect) {
+            case POSTGRESQL -> JdbcOutbox.AT_ONCE;
+            case SQLITE -> writer::runForOutbox;
+        }, committed);
     }
 
     /** Work on one connection. */
@@ -101,7 +105,7 @@ public final class JdbcPlantStore implements PlantStore {
         private <T> T onConnection(OnConnection<T> work) throws SQLException {
             try (Connection connection = dataSource.getConnection()) {
                 try {
-                    return outbox.writeTurns().take(() -> work.run(connection));
+                    return work.run(connection);
                 } catch (SQLException e) {
                     if (GroupCommitWriter.READ_ONLY_SERVER.equals(e.getSQLState())) {
                         drop(connection, e);
@@ -123,11 +127,6 @@ public final class JdbcPlantStore implements PlantStore {
     /** Where the events this store records wait for delivery. */
     public JdbcOutbox outbox() {
         return outbox;
-    }
-
-    /** From now on, the events each batch leases to this process go to {@code recorded} once committed. */
-    public void handEventsTo(RecordedEvents recorded) {
-        events.handTo(recorded);
     }
 
     @Override

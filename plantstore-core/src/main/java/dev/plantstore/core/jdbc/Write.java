@@ -4,12 +4,13 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.TraceContext;
+import java.sql.SQLException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** Something for the {@link GroupCommitWriter} to do, and the caller waiting for its outcome. */
-sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.Stop {
+sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.OutboxWrite, Write.Stop {
 
     CompletableFuture<T> result();
 
@@ -63,6 +64,32 @@ sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.Stop {
 
     /** Asks the writer to show that a transaction that writes can commit; a health check sends it. */
     record Probe(CompletableFuture<Boolean> result) implements Write<Boolean> {
+    }
+
+    /** Work on the database that throws what JDBC throws. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * A write of the outbox's ({@link JdbcOutbox}) on SQLite, run by the writer between its batches: SQLite lets one
+     * writer in and has the others poll, sleeping up to 100 ms between tries, so a delivery writing beside the store's
+     * writer, which commits batch after batch, waited for seconds. Run here, it waits behind one batch at most, and
+     * the store's writes take no lock of the delivery's.
+     */
+    record OutboxWrite<T>(Work<T> work, CompletableFuture<T> result) implements Write<T> {
+        /** Runs the work, unless its caller gave up; what it throws fails it alone. */
+        void run() {
+            if (result.isCancelled()) {
+                return;
+            }
+            try {
+                result.complete(work.run());
+            } catch (Throwable failure) {
+                result.completeExceptionally(failure);
+            }
+        }
     }
 
     /** Queued by {@link GroupCommitWriter#close()} to wake the writer and end it. */

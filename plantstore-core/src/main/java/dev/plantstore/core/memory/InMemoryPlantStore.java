@@ -62,7 +62,6 @@ public final class InMemoryPlantStore implements PlantStore {
         if (outbox == null) {
             return put(newPlant);
         }
-        outbox.awaitRoom();
         synchronized (eventLock(newPlant.id())) {
             outbox.ensureRoom();
             CreateResult result = put(newPlant);
@@ -100,7 +99,6 @@ public final class InMemoryPlantStore implements PlantStore {
         if (outbox == null) {
             return plants.remove(id) != null;
         }
-        outbox.awaitRoom();
         synchronized (eventLock(id)) {
             outbox.ensureRoom();
             boolean removed = plants.remove(id) != null;

@@ -3,10 +3,11 @@ package dev.plantstore.core.memory;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
-import dev.plantstore.core.webhooks.RecordedEvents;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,13 +35,19 @@ public final class MemoryOutbox implements Outbox {
         Entry(PlantEvent event) {
             this.event = event;
         }
+
+        /** The event with its attempts and lease as they are now. */
+        PlantEvent withAttempts() {
+            return new PlantEvent(event.seq(), event.receiver(), event.plantId(), event.type(), event.plant(),
+                    event.recordedAtMillis(), attempts, leasedUntilMillis, event.retryFromMillis(), event.trace());
+        }
     }
 
     private final Map<String, TreeMap<Long, Entry>> pending = new HashMap<>();
-    private final Map<String, List<PlantEvent>> undeliverable = new HashMap<>();
+    private final Map<String, List<Entry>> undeliverable = new HashMap<>();
     private final int capacity;
     private long lastSeq;
-    private volatile RecordedEvents recorded = RecordedEvents.NONE;
+    private final CommittedEvents committed = new CommittedEvents();
 
     public MemoryOutbox(List<String> receivers) {
         this(receivers, CAPACITY);
@@ -68,14 +75,13 @@ public final class MemoryOutbox implements Outbox {
         }
     }
 
-    /** From now on, {@code recorded} hears of each event recorded, to claim it. */
-    public void handEventsTo(RecordedEvents recorded) {
-        this.recorded = recorded;
-    }
-
-    /** Before a write: waits while the delivery has no room for more events, and not long. */
-    void awaitRoom() {
-        recorded.awaitRoom();
+    /**
+     * Where each write publishes that it recorded events, for a delivery to subscribe to. Its events are never leased
+     * here on recording: a claim takes them, in memory too.
+     */
+    @Override
+    public CommittedEvents committed() {
+        return committed;
     }
 
     /** Records one event for every receiver; the caller holds the plant id's lock, so events of an id keep order. */
@@ -88,7 +94,7 @@ public final class MemoryOutbox implements Outbox {
                         new Entry(new PlantEvent(seq, receiver.getKey(), plantId, type, plant, now, 0, 0, now, trace)));
             }
         }
-        recorded.committed(List.of(), true);
+        committed.publish(List.of(), true);
     }
 
     @Override
@@ -102,10 +108,7 @@ public final class MemoryOutbox implements Outbox {
             if (earlierPending.add(entry.event.plantId())
                     && entry.dueAtMillis <= nowMillis && entry.leasedUntilMillis <= nowMillis) {
                 entry.leasedUntilMillis = nowMillis + LEASE.toMillis();
-                PlantEvent event = entry.event;
-                claimed.add(new PlantEvent(event.seq(), receiver, event.plantId(), event.type(), event.plant(),
-                        event.recordedAtMillis(), entry.attempts, entry.leasedUntilMillis, event.recordedAtMillis(),
-                        event.trace()));
+                claimed.add(entry.withAttempts());
             }
         }
         return claimed;
@@ -119,22 +122,14 @@ public final class MemoryOutbox implements Outbox {
     }
 
     @Override
-    public synchronized void release(List<PlantEvent> events) {
+    public synchronized void reschedule(List<PlantEvent> events, long dueAtMillis, boolean afterFailure) {
         for (PlantEvent event : events) {
             Entry entry = pending.get(event.receiver()).get(event.seq());
             if (entry != null) {
+                entry.attempts += afterFailure ? 1 : 0;
+                entry.dueAtMillis = dueAtMillis;
                 entry.leasedUntilMillis = 0;
             }
-        }
-    }
-
-    @Override
-    public synchronized void retryAt(PlantEvent event, long atMillis) {
-        Entry entry = pending.get(event.receiver()).get(event.seq());
-        if (entry != null) {
-            entry.attempts++;
-            entry.dueAtMillis = atMillis;
-            entry.leasedUntilMillis = 0;
         }
     }
 
@@ -144,11 +139,43 @@ public final class MemoryOutbox implements Outbox {
     }
 
     @Override
-    public synchronized void undeliverable(PlantEvent event) {
-        Entry entry = pending.get(event.receiver()).remove(event.seq());
-        if (entry != null) {
-            undeliverable.get(event.receiver()).add(entry.event);
+    public synchronized void giveUp(List<PlantEvent> events) {
+        for (PlantEvent event : events) {
+            Entry entry = pending.get(event.receiver()).remove(event.seq());
+            if (entry != null) {
+                entry.attempts++;
+                undeliverable.get(event.receiver()).add(entry);
+            }
         }
+    }
+
+    @Override
+    public synchronized List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
+        return undeliverable.entrySet().stream()
+                .filter(given -> receiver.isEmpty() || receiver.get().equals(given.getKey()))
+                .flatMap(given -> given.getValue().stream())
+                .map(Entry::withAttempts)
+                .sorted(Comparator.comparingLong(PlantEvent::seq))
+                .limit(Math.max(0, limit))
+                .toList();
+    }
+
+    @Override
+    public synchronized int redeliver(Optional<String> receiver, long nowMillis) {
+        int again = 0;
+        for (var given : undeliverable.entrySet()) {
+            if (receiver.isEmpty() || receiver.get().equals(given.getKey())) {
+                for (Entry entry : given.getValue()) {
+                    PlantEvent event = entry.event;
+                    var fresh = new Entry(new PlantEvent(event.seq(), event.receiver(), event.plantId(), event.type(),
+                            event.plant(), event.recordedAtMillis(), 0, 0, nowMillis, event.trace()));
+                    pending.get(given.getKey()).put(event.seq(), fresh);
+                    again++;
+                }
+                given.getValue().clear();
+            }
+        }
+        return again;
     }
 
     @Override
@@ -169,8 +196,4 @@ public final class MemoryOutbox implements Outbox {
         return events.isEmpty() ? 0 : events.firstEntry().getValue().event.recordedAtMillis();
     }
 
-    @Override
-    public synchronized long undeliverableCount(String receiver) {
-        return undeliverable.get(receiver).size();
-    }
 }

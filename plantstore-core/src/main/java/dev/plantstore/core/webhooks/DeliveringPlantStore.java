@@ -8,8 +8,10 @@ import dev.plantstore.core.TraceContext;
 import java.util.Optional;
 
 /**
- * A store that records events, with the delivery that sends them: closing the store stops the delivery first. Reads and
- * the health check are the store's alone, so a receiver that is down never makes the store look unavailable.
+ * A store that records events, with the delivery that sends them. Each write passes the delivery's admission first
+ * ({@link Delivery#awaitRoom}), in front of the store, so the store itself never waits for its delivery; closing the
+ * store stops the delivery first. Reads and the health check are the store's alone, so a receiver that is down never
+ * makes the store look unavailable.
  */
 public final class DeliveringPlantStore implements PlantStore {
 
@@ -23,21 +25,25 @@ public final class DeliveringPlantStore implements PlantStore {
 
     @Override
     public CreateResult create(NewPlant plant) {
+        delivery.awaitRoom();
         return store.create(plant);
     }
 
     @Override
     public CreateResult create(NewPlant plant, TraceContext trace) {
+        delivery.awaitRoom();
         return store.create(plant, trace);
     }
 
     @Override
     public boolean delete(long id) {
+        delivery.awaitRoom();
         return store.delete(id);
     }
 
     @Override
     public boolean delete(long id, TraceContext trace) {
+        delivery.awaitRoom();
         return store.delete(id, trace);
     }
 

@@ -9,7 +9,10 @@ import java.util.ServiceLoader;
  */
 public interface DeliveryProvider {
 
-    /** Starts delivering the events of {@code outbox} as {@code settings} say. */
+    /**
+     * Starts delivering the events of {@code outbox} as {@code settings} say, subscribed to those its store publishes
+     * as they commit ({@link Outbox#committed}).
+     */
     Delivery start(Outbox outbox, DeliverySettings settings);
 
     /**

@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The events waiting to be delivered, per receiver. A store records them together with the writes they report; a
- * delivery claims them, tries them and reports back. Safe for concurrent use, and on PostgreSQL
+ * The queue of events waiting to be delivered, per receiver, as a store keeps them: a store records them together
+ * with the writes they report; a delivery claims a batch, and settles each event claimed as delivered, rescheduled or
+ * given up on; an operator lists those given up on and sends them again. Safe for concurrent use, and on PostgreSQL
  * for use by several processes at once.
  */
 public interface Outbox {
@@ -22,20 +23,35 @@ public interface Outbox {
     }
 
     /**
-     * Up to {@code max} pending events of {@code receiver}, due at {@code nowMillis} and not claimed by anyone else
-     * whose lease still runs, each the earliest pending event of its plant id, in the order they were recorded. They
-     * are leased to the caller until {@code nowMillis} plus {@link #LEASE}.
+     * Claims up to {@code max} pending events of {@code receiver}, due at {@code nowMillis} and not claimed by anyone
+     * else whose lease still runs, each the earliest pending event of its plant id, in the order they were recorded.
+     * They are leased to the caller until {@code nowMillis} plus {@link #LEASE}.
      */
     List<PlantEvent> claim(String receiver, long nowMillis, int max);
 
-    /** Removes these events: the receiver has them. */
+    /** Settles these events as delivered: they leave the outbox, and the next event of each plant id may go. */
     void delivered(List<PlantEvent> events);
 
-    /** Ends the lease of these events without counting an attempt: any claim may take them again. */
-    void release(List<PlantEvent> events);
+    /**
+     * Keeps these events pending, due again at {@code dueAtMillis}, and ends their lease; {@code afterFailure} counts
+     * the attempt that failed, else none is counted (events freed unsent, for any claim to take).
+     */
+    void reschedule(List<PlantEvent> events, long dueAtMillis, boolean afterFailure);
 
-    /** Keeps the event pending, counting the failed attempt, and due again at {@code atMillis}; ends its lease. */
-    void retryAt(PlantEvent event, long atMillis);
+    /**
+     * Gives up on these events, counting the attempt that failed: kept, no longer pending, never tried again unless
+     * an operator redelivers them; the next event of each plant id may go.
+     */
+    void giveUp(List<PlantEvent> events);
+
+    /** Up to {@code limit} events given up on, of {@code receiver} (its key) or of every receiver, oldest first. */
+    List<PlantEvent> givenUp(Optional<String> receiver, int limit);
+
+    /**
+     * Makes every event given up on of {@code receiver} (its key), or of every receiver, pending again: due now, with
+     * no failed attempt and its retry period starting at {@code nowMillis}. Returns how many.
+     */
+    int redeliver(Optional<String> receiver, long nowMillis);
 
     /**
      * Files under {@code key} the pending events recorded under {@code fullUrl}, the receiver's URL as releases before
@@ -43,9 +59,10 @@ public interface Outbox {
      */
     void refile(String fullUrl, String key);
 
-    /** Keeps the event, no longer pending: it is not tried again, and the next event of its plant id may go. */
-    void undeliverable(PlantEvent event);
+    /** Where the store publishes the events of each commit, for a delivery to subscribe to. */
+    CommittedEvents committed();
 
+    /** How many events of {@code receiver} are pending, which may cost a scan, and the oldest's age. */
     Backlog backlog(String receiver);
 
     /** The backlog where it is known without a scan (an outbox in memory), else empty. */
@@ -53,7 +70,4 @@ public interface Outbox {
 
     /** When the oldest pending event of {@code receiver} was recorded (0 when there is none); cheap at any backlog. */
     long oldestRecordedAt(String receiver);
-
-    /** How many events of {@code receiver} have been given up on and are kept. */
-    long undeliverableCount(String receiver);
 }

@@ -46,7 +46,7 @@ class SqlitePlantEventsTest extends PlantEventsContract {
         var delivery = java.util.concurrent.CompletableFuture.runAsync(() -> {
             while (!stop.get()) {
                 for (PlantEvent event : events.outbox().claim(RECEIVERS.get(0), System.currentTimeMillis(), 16)) {
-                    events.outbox().retryAt(event, 0);
+                    events.outbox().reschedule(List.of(event), 0, true);
                 }
             }
         });

@@ -1,0 +1,190 @@
+package dev.plantstore.webhooks;
+
+import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.PlantEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Where one receiver's events come from, and where the delivered ones go back. The events a batch of this process
+ * recorded and leased to it arrive in memory as soon as the batch has committed, and are sent at once; their rows stay
+ * the durable record. Every other event (recorded by another instance, left by a restart, due for a retry, or recorded
+ * while the worker was not taking events in memory) is claimed from the outbox, each the earliest pending one of its
+ * plant id, so that the events of an id arrive in order while other ids go ahead. An event is recorded leased only when
+ * no earlier event of its plant is pending, so the two ways never reorder a plant's events. Delivered events leave the
+ * outbox in batches.
+ */
+final class ReceiverFeed {
+
+    /** Events recorded by this process that wait in memory, at most. */
+    static final int WAITING_IN_MEMORY = 8_192;
+    /** How often an idle worker looks for events that another instance recorded, or whose retry fell due. */
+    static final Duration IDLE_LOOK = Duration.ofSeconds(1);
+    /** How often delivered events leave the outbox, at least. */
+    static final Duration DELETE_EVERY = Duration.ofMillis(100);
+    /**
+     * An event that waited in memory longer than this shows the worker is behind: the receiver's events then go
+     * through the table, oldest first, until the worker has caught up.
+     */
+    private static final Duration LONGEST_WAIT_IN_MEMORY = Duration.ofSeconds(5);
+    private static final int DELETE_BATCH = 1_024;
+
+    private final String key;
+    /** The receiver's URL as releases before schema version 2 filed its events, when that is not its key. */
+    private final Optional<String> fullUrl;
+    private final Outbox outbox;
+    /** Events this process recorded and leased, in the order their batches committed. */
+    private final Queue<PlantEvent> waiting = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger waitingCount = new AtomicInteger();
+    private final List<PlantEvent> deliveredNotYetRemoved = new ArrayList<>();
+    /** True while the outbox may hold claimable events: at start, and after others were recorded. */
+    private volatile boolean claimWanted = true;
+    private long nextLookMillis;
+    private long lastRemovalNanos = System.nanoTime();
+
+    ReceiverFeed(String key, Optional<String> fullUrl, Outbox outbox) {
+        this.key = key;
+        this.fullUrl = fullUrl;
+        this.outbox = outbox;
+    }
+
+    /** Whether more events recorded by this process fit in memory. */
+    boolean hasRoomInMemory() {
+        return waitingCount.get() < WAITING_IN_MEMORY;
+    }
+
+    /** An event this process recorded and leased to the worker; returns false once memory is full. */
+    boolean take(PlantEvent event) {
+        waiting.add(event);
+        return waitingCount.incrementAndGet() < WAITING_IN_MEMORY;
+    }
+
+    /** A batch left events to a claim. */
+    void othersRecorded() {
+        claimWanted = true;
+    }
+
+    boolean claimWanted() {
+        return claimWanted;
+    }
+
+    /** Whether a claim is wanted, or the idle look is due. */
+    boolean claimDue(long now) {
+        return claimWanted || now >= nextLookMillis;
+    }
+
+    long nextLookMillis() {
+        return nextLookMillis;
+    }
+
+    /** Claims up to {@code max} events, after the delivered ones have left the outbox; a full page wants another. */
+    List<PlantEvent> claim(long now, int max) {
+        removeDelivered();
+        claimWanted = false;
+        if (now >= nextLookMillis) {
+            // An instance of an earlier release may still file events under the URL, until a rolling upgrade ends.
+            fullUrl.ifPresent(url -> outbox.refile(url, key));
+        }
+        nextLookMillis = now + IDLE_LOOK.toMillis();
+        List<PlantEvent> page = outbox.claim(key, now, max);
+        if (page.size() == max) {
+            claimWanted = true;
+        }
+        return page;
+    }
+
+    /** One event for a probe of a failing receiver, or none. */
+    List<PlantEvent> claimOne(long now) {
+        removeDelivered();
+        return outbox.claim(key, now, 1);
+    }
+
+    boolean nothingInMemory() {
+        return waiting.isEmpty();
+    }
+
+    /**
+     * The next event waiting in memory, or null: none waits, or the worker fell behind (the event waited too long, or
+     * memory is full), and {@code health} is told so; then every event in memory is freed to be claimed, oldest first.
+     */
+    PlantEvent nextInMemory(long now, ReceiverHealth health) {
+        PlantEvent event = waiting.poll();
+        if (event == null) {
+            return null;
+        }
+        waitingCount.decrementAndGet();
+        if (now - event.recordedAtMillis() > LONGEST_WAIT_IN_MEMORY.toMillis()
+                || waitingCount.get() >= WAITING_IN_MEMORY) {
+            health.fellBehind();
+            claimWanted = true;
+            List<PlantEvent> freed = new ArrayList<>();
+            freed.add(event);
+            drainWaitingInto(freed);
+            outbox.reschedule(freed, 0, false);
+            return null;
+        }
+        return event;
+    }
+
+    /**
+     * The events of a database store not yet sent: those waiting in memory or, once the worker fell behind and takes
+     * them from the table, more than the pacing's room since the oldest pending one ({@code oldestPendingMillis}, as
+     * last read).
+     */
+    Outbox.Backlog unsentOfThisProcess(ReceiverState state, long oldestPendingMillis) {
+        if (state != ReceiverState.KEEPING_UP) {
+            return new Outbox.Backlog(oldestPendingMillis == 0 ? 0 : WritePacing.ROOM + 1L, oldestPendingMillis);
+        }
+        PlantEvent oldest = waiting.peek();
+        return new Outbox.Backlog(waitingCount.get(), oldest == null ? 0 : oldest.recordedAtMillis());
+    }
+
+    /** Frees the events waiting in memory to be claimed. */
+    void releaseWaiting() {
+        List<PlantEvent> freed = new ArrayList<>();
+        drainWaitingInto(freed);
+        if (!freed.isEmpty()) {
+            outbox.reschedule(freed, 0, false);
+        }
+    }
+
+    private void drainWaitingInto(List<PlantEvent> events) {
+        PlantEvent event;
+        while ((event = waiting.poll()) != null) {
+            waitingCount.decrementAndGet();
+            events.add(event);
+        }
+    }
+
+    /** The receiver has {@code event}: it leaves the outbox with the next batch of removals. */
+    void delivered(PlantEvent event) {
+        deliveredNotYetRemoved.add(event);
+    }
+
+    /** Removes the delivered events once a batch of them is full, or every {@link #DELETE_EVERY}. */
+    void removeDeliveredWhenDue() {
+        if (deliveredNotYetRemoved.size() >= DELETE_BATCH
+                || System.nanoTime() - lastRemovalNanos >= DELETE_EVERY.toNanos()) {
+            removeDelivered();
+        }
+    }
+
+    /**
+     * Delivered events leave the outbox many at a time, and before a claim; then the events of their plants that
+     * waited behind them may go, so the next turn claims.
+     */
+    void removeDelivered() {
+        lastRemovalNanos = System.nanoTime();
+        if (deliveredNotYetRemoved.isEmpty()) {
+            return;
+        }
+        outbox.delivered(deliveredNotYetRemoved);
+        deliveredNotYetRemoved.clear();
+        claimWanted = true;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.plantstore.webhooks;
+
+import dev.plantstore.core.WebhookListener;
+import dev.plantstore.core.webhooks.Outbox;
+import java.net.URI;
+import java.time.Duration;
+
+/**
+ * What the {@link WebhookListener} hears of one receiver: each attempt's outcome, each delivery's latency, and the
+ * backlog, whose oldest event's age is read every second and whose count, which costs a scan, every few seconds. A
+ * listener that throws is logged and never stops the delivery.
+ */
+final class ReceiverReport {
+
+    private static final Duration OLDEST_EVERY = Duration.ofSeconds(1);
+    private static final Duration COUNT_EVERY = Duration.ofSeconds(5);
+
+    private final URI receiver;
+    private final String key;
+    private final Outbox outbox;
+    private final WebhookListener listener;
+    private long nextOldestNanos = System.nanoTime();
+    private long nextCountNanos = System.nanoTime();
+    private long pendingCount;
+    /** When the oldest pending event was recorded, as {@link #backlog} last read it; 0 for none. */
+    private long oldestPendingMillis;
+
+    ReceiverReport(URI receiver, String key, Outbox outbox, WebhookListener listener) {
+        this.receiver = receiver;
+        this.key = key;
+        this.outbox = outbox;
+        this.listener = listener;
+    }
+
+    /** When the oldest pending event was recorded, as last read; 0 for none. */
+    long oldestPendingMillis() {
+        return oldestPendingMillis;
+    }
+
+    /** Reads and reports the backlog, when its figures are due. */
+    void backlog(long now) {
+        long nanos = System.nanoTime();
+        if (nanos - nextOldestNanos < 0) {
+            return;
+        }
+        nextOldestNanos = nanos + OLDEST_EVERY.toNanos();
+        long oldest = outbox.oldestRecordedAt(key);
+        oldestPendingMillis = oldest;
+        if (oldest == 0) {
+            pendingCount = 0;
+        } else if (nanos - nextCountNanos >= 0) {
+            nextCountNanos = nanos + COUNT_EVERY.toNanos();
+            pendingCount = outbox.backlog(key).pending();
+        }
+        long age = oldest == 0 ? 0 : Math.max(0, now - oldest);
+        try {
+            listener.backlog(receiver, pendingCount, age);
+        } catch (RuntimeException e) {
+            listenerFailed(e);
+        }
+    }
+
+    void attempted(WebhookListener.Outcome outcome) {
+        try {
+            listener.attempted(receiver, outcome);
+        } catch (RuntimeException e) {
+            listenerFailed(e);
+        }
+    }
+
+    void delivered(long sinceCommitMillis) {
+        try {
+            listener.delivered(receiver, Duration.ofMillis(Math.max(0, sinceCommitMillis)));
+        } catch (RuntimeException e) {
+            listenerFailed(e);
+        }
+    }
+
+    private static void listenerFailed(RuntimeException e) {
+        ReceiverHealth.LOG.log(System.Logger.Level.WARNING, "webhooks: the listener failed", e);
+    }
+}

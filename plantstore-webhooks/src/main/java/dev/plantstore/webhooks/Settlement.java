@@ -1,0 +1,74 @@
+package dev.plantstore.webhooks;
+
+import dev.plantstore.core.WebhookListener;
+import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.PlantEvent;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Settles the attempts that ended: a delivered event leaves the outbox with the next batch of removals; a failed one
+ * is due again after the back-off, or, past its retry period, given up on ({@link RetryPolicy}). Each round's answers
+ * set the receiver's health, and the listener hears of each outcome.
+ */
+final class Settlement {
+
+    private final String key;
+    private final Outbox outbox;
+    private final RetryPolicy retries;
+    private final ReceiverFeed feed;
+    private final ReceiverHealth health;
+    private final ReceiverReport report;
+
+    Settlement(String key, Outbox outbox, RetryPolicy retries, ReceiverFeed feed, ReceiverHealth health,
+               ReceiverReport report) {
+        this.key = key;
+        this.outbox = outbox;
+        this.retries = retries;
+        this.feed = feed;
+        this.health = health;
+        this.report = report;
+    }
+
+    /** Takes in the attempts that ended since the last turn. */
+    void settle(Dispatcher dispatcher, long now) {
+        int delivered = 0;
+        List<Dispatcher.Attempt> failed = new ArrayList<>();
+        Dispatcher.Attempt attempt;
+        while ((attempt = dispatcher.nextEnded()) != null) {
+            if (attempt.delivered()) {
+                delivered++;
+                feed.delivered(attempt.event());
+                report.attempted(WebhookListener.Outcome.DELIVERED);
+                report.delivered(attempt.endedAtMillis() - attempt.event().recordedAtMillis());
+            } else {
+                failed.add(attempt);
+            }
+        }
+        for (Dispatcher.Attempt failure : failed) {
+            retryOrGiveUp(failure, now);
+        }
+        feed.removeDeliveredWhenDue();
+        if ((delivered > 0 || !failed.isEmpty()) && health.roundEnded(delivered,
+                failed.stream().map(Dispatcher.Attempt::reason).toList(), dispatcher.idle(), now)) {
+            // Recovered: what waited for the receiver in the outbox is claimed.
+            feed.othersRecorded();
+        }
+    }
+
+    private void retryOrGiveUp(Dispatcher.Attempt attempt, long now) {
+        PlantEvent event = attempt.event();
+        if (retries.givesUp(event.retryFromMillis(), now)) {
+            outbox.giveUp(List.of(event));
+            report.attempted(WebhookListener.Outcome.UNDELIVERABLE);
+            ReceiverHealth.LOG.log(System.Logger.Level.ERROR, "webhooks to " + key + ": event "
+                    + WebhookSigner.messageId(event) + " (" + event.type() + " of plant " + event.plantId()
+                    + ") is undeliverable after " + (event.attempts() + 1) + " attempts over "
+                    + retries.retryPeriod() + " (last: " + attempt.reason()
+                    + "); it is kept in the outbox, no longer retried");
+        } else {
+            outbox.reschedule(List.of(event), now + retries.backoffMillis(event.attempts() + 1), true);
+            report.attempted(WebhookListener.Outcome.FAILED);
+        }
+    }
+}
