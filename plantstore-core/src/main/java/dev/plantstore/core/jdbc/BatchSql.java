@@ -1,7 +1,6 @@
 package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.Plant;
-import dev.plantstore.core.TraceContext;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The SQL of one group-commit transaction: lock the batch's ids, read what they hold, apply the writes in the order
@@ -18,21 +16,7 @@ import java.util.Optional;
  * so the table ends as the store's own decisions, taken in Java from what was read, say it must. PostgreSQL's version
  * is one round trip whatever the batch size; SQLite's runs in the process, where a statement costs no round trip.
  */
-abstract sealed class BatchSql permits PostgresBatchSql, SqliteBatchSql {
-
-    /** One write as the database applies it. */
-    sealed interface Op permits InsertIfAbsent, Delete {
-        long id();
-
-        /** The trace of the write, which its event keeps. */
-        Optional<TraceContext> trace();
-    }
-
-    record InsertIfAbsent(long id, Plant plant, Optional<TraceContext> trace) implements Op {
-    }
-
-    record Delete(long id, Optional<TraceContext> trace) implements Op {
-    }
+abstract class BatchSql {
 
     private static final String INSERT = "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?)";
     static final String DELETE = "DELETE FROM plants WHERE id = ?";
@@ -43,17 +27,6 @@ abstract sealed class BatchSql permits PostgresBatchSql, SqliteBatchSql {
     BatchSql(int queryTimeoutSeconds, EventSql events) {
         this.queryTimeoutSeconds = queryTimeoutSeconds;
         this.events = events;
-    }
-
-    /**
-     * The statements in {@code dialect}; every statement gives up after the time-out. Each write that takes effect
-     * records its events through {@code events} in the same transaction.
-     */
-    static BatchSql of(Dialect dialect, int queryTimeoutSeconds, EventSql events) {
-        return switch (dialect) {
-            case POSTGRESQL -> new PostgresBatchSql(queryTimeoutSeconds, events);
-            case SQLITE -> new SqliteBatchSql(queryTimeoutSeconds, events);
-        };
     }
 
     /**
@@ -69,7 +42,7 @@ abstract sealed class BatchSql permits PostgresBatchSql, SqliteBatchSql {
      * Taking the locks in ascending order in every transaction is what keeps two instances from each holding what the
      * other waits for. The events the writes record are written through {@code events}.
      */
-    abstract Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops, EventSql.Batch events)
+    abstract Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<PlantOp> ops, EventSql.Batch events)
             throws SQLException;
 
     /** Makes other writers of {@code sortedIds} wait for this transaction, then reads what they hold. */
@@ -118,10 +91,10 @@ abstract sealed class BatchSql permits PostgresBatchSql, SqliteBatchSql {
      * order. Within a round the order of the writes no longer matters, so a round can go to the database as one
      * statement per kind of write.
      */
-    static List<List<Op>> rounds(List<Op> ops) {
-        List<List<Op>> rounds = new ArrayList<>();
+    static List<List<PlantOp>> rounds(List<PlantOp> ops) {
+        List<List<PlantOp>> rounds = new ArrayList<>();
         Map<Long, Integer> writesSoFar = new HashMap<>();
-        for (Op op : ops) {
+        for (PlantOp op : ops) {
             int round = writesSoFar.merge(op.id(), 1, Integer::sum) - 1;
             if (round == rounds.size()) {
                 rounds.add(new ArrayList<>());

@@ -32,4 +32,12 @@ public enum Dialect {
                     + product);
         };
     }
+
+    /** The outbox's statements in this dialect. */
+    OutboxSql outboxSql() {
+        return switch (this) {
+            case POSTGRESQL -> new PostgresOutboxSql();
+            case SQLITE -> new SqliteOutboxSql();
+        };
+    }
 }

@@ -67,7 +67,7 @@ final class EventSql {
          * round's of the kind. Returns the next parameter's index.
          */
         int bindEvents(Connection connection, PreparedStatement statement, int next,
-                       List<? extends BatchSql.Op> writes) throws SQLException {
+                       List<? extends PlantOp> writes) throws SQLException {
             if (!records()) {
                 return next;
             }
@@ -75,7 +75,7 @@ final class EventSql {
             String[] traceparents = new String[writes.size()];
             String[] tracestates = new String[writes.size()];
             for (int i = 0; i < ids.length; i++) {
-                BatchSql.Op write = writes.get(i);
+                PlantOp write = writes.get(i);
                 ids[i] = write.id();
                 traceparents[i] = write.trace().map(TraceContext::traceparent).orElse(null);
                 tracestates[i] = write.trace().flatMap(TraceContext::tracestate).orElse(null);
@@ -133,14 +133,14 @@ final class EventSql {
             }
 
             /** The plant was stored: {@code changed} rows say whether it was. */
-            void created(int changed, BatchSql.InsertIfAbsent insert) throws SQLException {
+            void created(int changed, PlantOp.InsertIfAbsent insert) throws SQLException {
                 if (changed > 0) {
                     record(PlantEvent.CREATED, insert.id(), insert.plant(), insert.trace());
                 }
             }
 
             /** A delete removed {@code changed} rows. */
-            void deleted(int changed, BatchSql.Op delete) throws SQLException {
+            void deleted(int changed, PlantOp delete) throws SQLException {
                 if (changed > 0) {
                     record(PlantEvent.DELETED, delete.id(), null, delete.trace());
                 }

@@ -63,7 +63,7 @@ final class GroupCommitWriter implements AutoCloseable {
     /** The transactions the writer runs, on whatever database. */
     interface Transactions {
         /** Commits {@code ops} as {@link BatchSql#commit} does; returns what the ids held before. */
-        Map<Long, Plant> commit(long[] sortedIds, List<BatchSql.Op> ops) throws SQLException;
+        Map<Long, Plant> commit(long[] sortedIds, List<PlantOp> ops) throws SQLException;
 
         /** Commits a write that needs what a create needs, and changes nothing a client stored. */
         void commitProbe() throws SQLException;
@@ -321,7 +321,7 @@ final class GroupCommitWriter implements AutoCloseable {
      */
     private List<Decided<?>> commit(List<Write.PlantWrite<?>> writes) throws SQLException {
         long[] ids = writes.stream().mapToLong(Write.PlantWrite::id).sorted().distinct().toArray();
-        List<BatchSql.Op> ops = writes.stream().map(Write.PlantWrite::op).toList();
+        List<PlantOp> ops = writes.stream().map(Write.PlantWrite::op).toList();
         Map<Long, Plant> rows = new HashMap<>(transactions.commit(ids, ops));
         List<Decided<?>> decided = new ArrayList<>(writes.size());
         for (Write.PlantWrite<?> write : writes) {

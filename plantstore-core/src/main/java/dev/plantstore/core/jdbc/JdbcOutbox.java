@@ -57,7 +57,7 @@ public final class JdbcOutbox implements Outbox {
 
     JdbcOutbox(DataSource dataSource, Dialect dialect, Writes writes, CommittedEvents committed) {
         this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
-        this.sql = OutboxSql.of(dialect);
+        this.sql = dialect.outboxSql();
         this.writes = Objects.requireNonNull(writes, "null writes");
         this.committed = Objects.requireNonNull(committed, "null committed");
     }

@@ -56,7 +56,7 @@ public final class JdbcPlantStore implements PlantStore {
         Schema.ensure(dataSource, dialect);
         var committed = new CommittedEvents();
         this.events = new EventSql(receivers, committed);
-        this.sql = BatchSql.of(dialect, (int) Math.max(1, timeout.toSeconds()), events);
+        this.sql = batchSql(dialect, (int) Math.max(1, timeout.toSeconds()), events);
         this.writer = new GroupCommitWriter(new Transactions(), timeout, listener);
         this.outbox = new JdbcOutbox(dataSource, dialect, switch (dialect) {
             case POSTGRESQL -> JdbcOutbox.AT_ONCE;
@@ -73,7 +73,7 @@ public final class JdbcPlantStore implements PlantStore {
     /** The writer's transactions, each on a connection of its own from the data source. */
     private final class Transactions implements GroupCommitWriter.Transactions {
         @Override
-        public Map<Long, Plant> commit(long[] sortedIds, List<BatchSql.Op> ops) throws SQLException {
+        public Map<Long, Plant> commit(long[] sortedIds, List<PlantOp> ops) throws SQLException {
             EventSql.Batch batch = events.batch();
             Map<Long, Plant> stored = onConnection(connection -> sql.commit(connection, sortedIds, ops, batch));
             batch.committed();
@@ -186,5 +186,16 @@ public final class JdbcPlantStore implements PlantStore {
     @Override
     public void close() {
         writer.close();
+    }
+
+    /**
+     * The statements in {@code dialect}; every statement gives up after the time-out. Each write that takes effect
+     * records its events through {@code events} in the same transaction.
+     */
+    private static BatchSql batchSql(Dialect dialect, int queryTimeoutSeconds, EventSql events) {
+        return switch (dialect) {
+            case POSTGRESQL -> new PostgresBatchSql(queryTimeoutSeconds, events);
+            case SQLITE -> new SqliteBatchSql(queryTimeoutSeconds, events);
+        };
     }
 }

@@ -15,7 +15,7 @@ import java.util.Optional;
  * batches record ({@link EventSql}), what the delivery claims and settles ({@link JdbcOutbox}), and what an operator's
  * commands list and send again. What both databases say alike is here; each one's own is in its class.
  */
-abstract sealed class OutboxSql permits PostgresOutboxSql, SqliteOutboxSql {
+abstract class OutboxSql {
 
     /** An event's state: waiting to be delivered. A delivered event's row is removed. */
     static final int PENDING = 0;
@@ -63,13 +63,6 @@ abstract sealed class OutboxSql permits PostgresOutboxSql, SqliteOutboxSql {
     /** The earliest seq is the oldest event: a look at the head of the pending index, whatever the backlog. */
     static final String OLDEST_PENDING = "SELECT coalesce((SELECT recorded_at FROM webhook_outbox WHERE receiver = ? "
             + "AND state = " + PENDING + " ORDER BY seq LIMIT 1), 0)";
-
-    static OutboxSql of(Dialect dialect) {
-        return switch (dialect) {
-            case POSTGRESQL -> new PostgresOutboxSql();
-            case SQLITE -> new SqliteOutboxSql();
-        };
-    }
 
     /**
      * Creates the table as schema version 1 left it, when missing, and adds a column of version 1 to a table of an

@@ -45,13 +45,13 @@ final class PostgresBatchSql extends BatchSql {
      * replicated arrives on the statement with its results.
      */
     @Override
-    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops, EventSql.Batch events)
+    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<PlantOp> ops, EventSql.Batch events)
             throws SQLException {
-        List<List<Op>> rounds = rounds(ops);
+        List<List<PlantOp>> rounds = rounds(ops);
         connection.setAutoCommit(true);
         try (PreparedStatement batch = prepare(connection, LOCK_AND_READ + round.repeat(rounds.size()))) {
             int parameter = bindLockAndRead(connection, batch, sortedIds);
-            for (List<Op> round : rounds) {
+            for (List<PlantOp> round : rounds) {
                 parameter = bindRound(connection, batch, parameter, round, events);
             }
             Map<Long, Plant> stored = executeLockAndRead(batch);
@@ -108,16 +108,16 @@ final class PostgresBatchSql extends BatchSql {
     }
 
     /** Binds one round's inserts (ids, names, tags) and deletes (ids); returns the next parameter's index. */
-    private static int bindRound(Connection connection, PreparedStatement statement, int first, List<Op> round,
+    private static int bindRound(Connection connection, PreparedStatement statement, int first, List<PlantOp> round,
                                  EventSql.Batch events) throws SQLException {
-        List<Op> inserts = new ArrayList<>();
+        List<PlantOp> inserts = new ArrayList<>();
         List<Long> insertIds = new ArrayList<>();
         List<String> names = new ArrayList<>();
         List<String> tags = new ArrayList<>();
-        List<Op> deletes = new ArrayList<>();
+        List<PlantOp> deletes = new ArrayList<>();
         List<Long> deleteIds = new ArrayList<>();
-        for (Op op : round) {
-            if (op instanceof InsertIfAbsent insert) {
+        for (PlantOp op : round) {
+            if (op instanceof PlantOp.InsertIfAbsent insert) {
                 inserts.add(insert);
                 insertIds.add(insert.id());
                 names.add(insert.plant().name());

@@ -38,7 +38,7 @@ final class SqliteBatchSql extends BatchSql {
     }
 
     @Override
-    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<Op> ops, EventSql.Batch events)
+    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<PlantOp> ops, EventSql.Batch events)
             throws SQLException {
         connection.setAutoCommit(false);
         try {
@@ -46,8 +46,8 @@ final class SqliteBatchSql extends BatchSql {
             try (PreparedStatement insert = prepare(connection, INSERT_IF_ABSENT);
                  PreparedStatement delete = prepare(connection, DELETE);
                  EventSql.Batch.Recorder recorder = events.recorder(connection)) {
-                for (Op op : ops) {
-                    if (op instanceof InsertIfAbsent added) {
+                for (PlantOp op : ops) {
+                    if (op instanceof PlantOp.InsertIfAbsent added) {
                         insert.setLong(1, added.id());
                         insert.setString(2, added.plant().name());
                         insert.setString(3, added.plant().tag());

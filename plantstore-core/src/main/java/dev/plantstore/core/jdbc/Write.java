@@ -22,7 +22,7 @@ sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.OutboxWri
         T applyTo(Map<Long, Plant> rows);
 
         /** The write as the database applies it, which changes the table as {@link #applyTo} changes the map. */
-        BatchSql.Op op();
+        PlantOp op();
     }
 
     record Create(NewPlant plant, Optional<TraceContext> trace, CompletableFuture<CreateResult> result)
@@ -44,8 +44,8 @@ sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.OutboxWri
         }
 
         @Override
-        public BatchSql.Op op() {
-            return new BatchSql.InsertIfAbsent(plant.id(), plant.plant(), trace);
+        public PlantOp op() {
+            return new PlantOp.InsertIfAbsent(plant.id(), plant.plant(), trace);
         }
     }
 
@@ -57,8 +57,8 @@ sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.OutboxWri
         }
 
         @Override
-        public BatchSql.Op op() {
-            return new BatchSql.Delete(id, trace);
+        public PlantOp op() {
+            return new PlantOp.Delete(id, trace);
         }
     }
 

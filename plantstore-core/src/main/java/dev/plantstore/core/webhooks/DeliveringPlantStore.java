@@ -2,9 +2,9 @@ package dev.plantstore.core.webhooks;
 
 import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
-import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.forwarding.ForwardingPlantStore;
 import java.util.Optional;
 
 /**
@@ -13,53 +13,30 @@ import java.util.Optional;
  * store stops the delivery first. Reads and the health check are the store's alone, so a receiver that is down never
  * makes the store look unavailable.
  */
-public final class DeliveringPlantStore implements PlantStore {
+public final class DeliveringPlantStore extends ForwardingPlantStore {
 
-    private final PlantStore store;
     private final Delivery delivery;
 
     public DeliveringPlantStore(PlantStore store, Delivery delivery) {
-        this.store = store;
+        super(store);
         this.delivery = delivery;
     }
 
     @Override
-    public CreateResult create(NewPlant plant) {
+    protected CreateResult create(NewPlant plant, Optional<TraceContext> trace) {
         delivery.awaitRoom();
-        return store.create(plant);
+        return forward(plant, trace);
     }
 
     @Override
-    public CreateResult create(NewPlant plant, TraceContext trace) {
+    protected boolean delete(long id, Optional<TraceContext> trace) {
         delivery.awaitRoom();
-        return store.create(plant, trace);
-    }
-
-    @Override
-    public boolean delete(long id) {
-        delivery.awaitRoom();
-        return store.delete(id);
-    }
-
-    @Override
-    public boolean delete(long id, TraceContext trace) {
-        delivery.awaitRoom();
-        return store.delete(id, trace);
-    }
-
-    @Override
-    public Optional<Plant> find(long id) {
-        return store.find(id);
-    }
-
-    @Override
-    public boolean isAvailable() {
-        return store.isAvailable();
+        return forward(id, trace);
     }
 
     @Override
     public void close() {
         delivery.close();
-        store.close();
+        super.close();
     }
 }
