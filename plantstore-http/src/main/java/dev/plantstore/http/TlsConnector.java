@@ -1,0 +1,74 @@
+package dev.plantstore.http;
+
+import io.javalin.config.JavalinConfig;
+import java.util.Objects;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
+import org.eclipse.jetty.http2.HTTP2Cipher;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+
+/**
+ * A Javalin application's one connector as TLS only, with HTTP/2 and HTTP/1.1 offered by ALPN (a client that names
+ * neither gets HTTP/1.1). Everything here is Jetty's: its TLS connection factory on the key pair and trust that
+ * {@code tls} holds, which a caller may {@link SslContextFactory#reload reload} at any time (connections already open
+ * keep the pair they started with), its ALPN on the JDK's, and its HTTP/2 server. The HTTP configuration is the
+ * application's own (every rule set through {@code config.jetty.modifyHttpConfiguration} holds on both protocols)
+ * plus Jetty's {@link SecureRequestCustomizer}, so that requests know they came over TLS.
+ *
+ * <p>The protocols are TLS 1.3 and 1.2 only, renegotiation is refused, and the cipher suites are the JDK's enabled
+ * ones minus those Jetty excludes by default, ordered as HTTP/2 requires (RFC 9113 section 9.2.2). A plain-HTTP request
+ * to the port fails the handshake: it is never answered in the clear.
+ *
+ * <pre>{@code
+ * var tls = new SslContextFactory.Server();
+ * tls.setKeyStore(keyStore);
+ * tls.setKeyStorePassword(password);
+ * Javalin.create(config -> TlsConnector.serve(config, tls, "0.0.0.0", 8443)).start();
+ * }</pre>
+ */
+public final class TlsConnector {
+
+    /** The protocols offered by ALPN, preferred first. */
+    private static final String[] APPLICATION_PROTOCOLS = {"h2", "http/1.1"};
+
+    private TlsConnector() {
+    }
+
+    /**
+     * Makes the application listen on {@code host} and {@code port} (0 for any free port) with TLS from {@code tls},
+     * instead of Javalin's plain-HTTP connector; the port given to {@code Javalin.start} is then not used. Sets the
+     * protocol, renegotiation and cipher-order settings above on {@code tls}.
+     */
+    public static void serve(JavalinConfig config, SslContextFactory.Server tls, String host, int port) {
+        Objects.requireNonNull(config, "null config");
+        Objects.requireNonNull(tls, "null tls");
+        Objects.requireNonNull(host, "null host");
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be between 0 and 65535");
+        }
+        harden(tls);
+        config.jetty.addConnector((server, http) -> {
+            var secure = new HttpConfiguration(http);
+            secure.addCustomizer(new SecureRequestCustomizer());
+            var alpn = new ALPNServerConnectionFactory(APPLICATION_PROTOCOLS);
+            alpn.setDefaultProtocol("http/1.1");
+            var connector = new ServerConnector(server, new SslConnectionFactory(tls, alpn.getProtocol()), alpn,
+                    new HTTP2ServerConnectionFactory(secure), new HttpConnectionFactory(secure));
+            connector.setHost(host);
+            connector.setPort(port);
+            return connector;
+        });
+    }
+
+    private static void harden(SslContextFactory.Server tls) {
+        tls.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+        tls.setRenegotiationAllowed(false);
+        tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
+        tls.setUseCipherSuitesOrder(true);
+    }
+}
