@@ -87,6 +87,25 @@ class TlsIT {
         }
     }
 
+    /** Two of the hostile-client rules on HTTP/2 streams: the body limit, and the body that arrives too slowly. */
+    @Test
+    void theBodyLimitAndTheSlowBodyRuleHoldOverHttp2() throws Exception {
+        Path big = Files.writeString(dir.resolve("big.json"),
+                "{\"id\":1,\"name\":\"" + "a".repeat(70_000) + "\",\"tag\":\"x\"}");
+        Path slow = Files.writeString(dir.resolve("slow.json"),
+                "{\"id\":2,\"name\":\"" + "a".repeat(2_000) + "\",\"tag\":\"x\"}");
+        try (RunningJar jar = startWith(pair)) {
+            String plants = "https://localhost:" + jar.port() + "/plants";
+            RunningJar.Completed tooLarge = curl("--http2", "-w", " %{http_code} %{http_version}", "-H",
+                    "Content-Type: application/json", "--data-binary", "@" + big, plants);
+            assertTrue(tooLarge.stdout().endsWith(" 413 2"), tooLarge.stdout());
+            // 100 bytes a second stays below the default minimum of 256 after the first 5 s.
+            RunningJar.Completed tooSlow = curl("--http2", "--limit-rate", "100", "-w", " %{http_code} %{http_version}",
+                    "-H", "Content-Type: application/json", "--data-binary", "@" + slow, plants);
+            assertTrue(tooSlow.stdout().endsWith(" 408 2"), tooSlow.stdout());
+        }
+    }
+
     @Test
     void plainHttpToTheTlsPortIsNeverAnsweredInTheClear() throws Exception {
         try (RunningJar jar = startWith(pair); var socket = new Socket("127.0.0.1", jar.port())) {
