@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
@@ -127,7 +128,10 @@ record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> 
             } else if (pem instanceof PEMKeyPair pair) {
                 info = pair.getPrivateKeyInfo();
             } else if (pem instanceof PKCS8EncryptedPrivateKeyInfo encrypted) {
-                info = encrypted.decryptPrivateKeyInfo(new JceOpenSSLPKCS8DecryptorProviderBuilder().build(password()));
+                // Bouncy Castle's own ciphers, given here rather than registered for the whole JVM: the JDK lacks
+                // some that openssl encrypts keys with (DES-EDE3-CBC, the default of openssl req).
+                info = encrypted.decryptPrivateKeyInfo(new JceOpenSSLPKCS8DecryptorProviderBuilder()
+                        .setProvider(new BouncyCastleProvider()).build(password()));
             } else {
                 throw new UsageException("--tls-key-file " + key
                         + " holds no PEM private key (BEGIN PRIVATE KEY, BEGIN ENCRYPTED PRIVATE KEY)");
