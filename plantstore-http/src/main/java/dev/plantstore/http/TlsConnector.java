@@ -2,14 +2,6 @@ package dev.plantstore.http;
 
 import io.javalin.config.JavalinConfig;
 import java.util.Objects;
-import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
-import org.eclipse.jetty.http2.HTTP2Cipher;
-import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
@@ -18,7 +10,10 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * {@code tls} holds, which a caller may {@link SslContextFactory#reload reload} at any time (connections already open
  * keep the pair they started with), its ALPN on the JDK's, and its HTTP/2 server. The HTTP configuration is the
  * application's own (every rule set through {@code config.jetty.modifyHttpConfiguration} holds on both protocols)
- * plus Jetty's {@link SecureRequestCustomizer}, so that requests know they came over TLS.
+ * plus Jetty's {@code SecureRequestCustomizer}, so that requests know they came over TLS.
+ *
+ * <p>It needs {@code org.eclipse.jetty:jetty-alpn-java-server} and {@code org.eclipse.jetty.http2:jetty-http2-server},
+ * which plantstore-http declares optional: {@link #serve} names them when they are missing.
  *
  * <p>The protocols are TLS 1.3 and 1.2 only, renegotiation is refused, and the cipher suites are the JDK's enabled
  * ones minus those Jetty excludes by default, ordered as HTTP/2 requires (RFC 9113 section 9.2.2). A plain-HTTP request
@@ -33,9 +28,6 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  */
 public final class TlsConnector {
 
-    /** The protocols offered by ALPN, preferred first. */
-    private static final String[] APPLICATION_PROTOCOLS = {"h2", "http/1.1"};
-
     private TlsConnector() {
     }
 
@@ -43,6 +35,8 @@ public final class TlsConnector {
      * Makes the application listen on {@code host} and {@code port} (0 for any free port) with TLS from {@code tls},
      * instead of Javalin's plain-HTTP connector; the port given to {@code Javalin.start} is then not used. Sets the
      * protocol, renegotiation and cipher-order settings above on {@code tls}.
+     *
+     * @throws IllegalStateException when jetty-alpn-java-server or jetty-http2-server is not on the class path
      */
     public static void serve(JavalinConfig config, SslContextFactory.Server tls, String host, int port) {
         Objects.requireNonNull(config, "null config");
@@ -51,24 +45,10 @@ public final class TlsConnector {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be between 0 and 65535");
         }
-        harden(tls);
-        config.jetty.addConnector((server, http) -> {
-            var secure = new HttpConfiguration(http);
-            secure.addCustomizer(new SecureRequestCustomizer());
-            var alpn = new ALPNServerConnectionFactory(APPLICATION_PROTOCOLS);
-            alpn.setDefaultProtocol("http/1.1");
-            var connector = new ServerConnector(server, new SslConnectionFactory(tls, alpn.getProtocol()), alpn,
-                    new HTTP2ServerConnectionFactory(secure), new HttpConnectionFactory(secure));
-            connector.setHost(host);
-            connector.setPort(port);
-            return connector;
-        });
-    }
-
-    private static void harden(SslContextFactory.Server tls) {
-        tls.setIncludeProtocols("TLSv1.3", "TLSv1.2");
-        tls.setRenegotiationAllowed(false);
-        tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
-        tls.setUseCipherSuitesOrder(true);
+        OptionalLibrary.require(OptionalLibrary.CLASS_PATH, "Serving TLS with HTTP/2 (TlsConnector)",
+                "serve plain HTTP", OptionalLibrary.JETTY_ALPN, OptionalLibrary.JETTY_HTTP2);
+        // The connector's classes come from those libraries: they are loaded only once they are known to be there.
+        AlpnConnector.harden(tls);
+        config.jetty.addConnector((server, http) -> AlpnConnector.create(server, http, tls, host, port));
     }
 }
