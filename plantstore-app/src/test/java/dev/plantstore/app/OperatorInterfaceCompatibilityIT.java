@@ -12,9 +12,11 @@ import dev.plantstore.testkit.PreviousRelease;
 import dev.plantstore.testkit.WebhookReceiver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -179,6 +181,11 @@ class OperatorInterfaceCompatibilityIT {
                 assertEquals(401, send(PlantRequests.delete(running.uri("/plants/1"), "not-" + TOKEN)));
                 assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(50),
                         () -> receiver.acceptedCount() == 2), "both events delivered: " + receiver.received());
+                closeOneConnection(running.port());
+                // Jetty's per-connection timer appears once a connection has closed, which the close above makes
+                // happen in every run rather than only when the client happens to drop one.
+                Poll.until(Duration.ofSeconds(10), Duration.ofMillis(50),
+                        () -> running.metrics().contains("jetty_connections_request_seconds_count"));
                 metrics = running.metrics();
                 log = running.stopAndCollectOutput();
             }
@@ -195,6 +202,15 @@ class OperatorInterfaceCompatibilityIT {
 
         Outputs withLog(UnaryOperator<String> change) {
             return new Outputs(help, metrics, change.apply(log));
+        }
+
+        /** One request on a connection of its own that the server closes after answering. */
+        private static void closeOneConnection(int port) throws IOException {
+            try (var socket = new Socket("127.0.0.1", port)) {
+                String request = "GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+                socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+                socket.getInputStream().readAllBytes();
+            }
         }
 
         private static int send(HttpRequest.Builder request) throws IOException, InterruptedException {

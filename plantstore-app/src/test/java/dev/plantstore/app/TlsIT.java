@@ -106,6 +106,23 @@ class TlsIT {
         }
     }
 
+    /** Jetty ends an idle HTTP/2 connection with GOAWAY on a stop: the stop does not wait for the client. */
+    @Test
+    void aStopWithAnIdleHttp2ConnectionOpenEndsAtOnce() throws Exception {
+        try (RunningJar jar = startWith(pair)) {
+            HttpClient client = HttpClient.newBuilder().sslContext(pki.clientContext())
+                    .version(HttpClient.Version.HTTP_2).build();
+            HttpResponse<String> ready = client.send(HttpRequest.newBuilder(jar.uri("/health/ready")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(HttpClient.Version.HTTP_2, ready.version());
+            long start = System.nanoTime();
+            String output = jar.stopAndCollectOutput();
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertTrue(output.contains("plantstore stopped"), output);
+            assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "stopped in " + took + "\n" + output);
+        }
+    }
+
     @Test
     void plainHttpToTheTlsPortIsNeverAnsweredInTheClear() throws Exception {
         try (RunningJar jar = startWith(pair); var socket = new Socket("127.0.0.1", jar.port())) {
