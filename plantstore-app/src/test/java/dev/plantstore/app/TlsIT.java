@@ -72,6 +72,7 @@ class TlsIT {
     void curlCreatesAndDeletesOverHttp2AndOverHttp11() throws Exception {
         try (RunningJar jar = startWith(pair)) {
             assertTrue(jar.outputSoFar().contains("certificate CN=first, serial 3e9, expires "), jar.outputSoFar());
+            assertFalse(jar.outputSoFar().contains("within 14 days"), jar.outputSoFar());
             String plants = "https://localhost:" + jar.port() + "/plants";
             int id = 1;
             for (String version : List.of("--http2", "--http1.1")) {
@@ -120,6 +121,15 @@ class TlsIT {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             assertTrue(output.contains("plantstore stopped"), output);
             assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "stopped in " + took + "\n" + output);
+        }
+    }
+
+    @Test
+    void aCertificateWithinFourteenDaysOfItsExpiryIsAWarning() throws Exception {
+        try (RunningJar jar = startWith(pki.issue("short", 9, 5))) {
+            assertTrue(jar.outputSoFar().lines().anyMatch(line -> line.contains(" WARN ")
+                    && line.contains("the TLS certificate CN=short expires ")
+                    && line.endsWith(", within 14 days: renew it")), jar.outputSoFar());
         }
     }
 
