@@ -47,6 +47,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /** {@code java -jar plantstore.jar}: wires options, tokens, store and server together and runs until stopped. */
 public final class Main {
@@ -152,6 +153,13 @@ public final class Main {
                 options.get(WEBHOOK_SECRET_FILE),
                 metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE));
         TokenVerifier verifier = verifier(options, secrets, tokens, closing);
+        Optional<ReloadingTls> tls = Optional.empty();
+        if (TlsOptions.files(options).isPresent()) {
+            tls = Optional.of(closing.opened("the TLS files' watch",
+                    ReloadingTls.watch(TlsOptions.files(options).get(), ReloadingTls.CHECK_EVERY),
+                    ReloadingTls::close));
+            metrics.ifPresent(tls.get()::bindTo);
+        }
         PlantStore store = OpenStore.open(options.get(STORE), OpenStore.Access.of(options), secrets,
                 metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks, closing);
         PlantStoreApi api = api(options, store, verifier, metrics);
@@ -162,10 +170,10 @@ public final class Main {
         // The management port first, so that it closes after the server and reports on the server's whole stop; it
         // is not ready before the server is.
         Optional<ManagementServer> management = metrics.isPresent()
-                ? Optional.of(closing.opened("the management server", managementServer(options, metrics.get()),
-                        ManagementServer::close))
+                ? Optional.of(closing.opened("the management server", managementServer(options, metrics.get(),
+                        tls.map(ReloadingTls::forManagement)), ManagementServer::close))
                 : Optional.empty();
-        PlantStoreServer server = closing.opened("the server", server(options, api), PlantStoreServer::close);
+        PlantStoreServer server = closing.opened("the server", server(options, api, tls), PlantStoreServer::close);
         management.ifPresent(port -> port.readyWhen(server::isReady));
 
         stop.serving(server, options.get(DRAIN));
@@ -180,9 +188,11 @@ public final class Main {
                 + (w.receivers().size() == 1 ? "" : "s") + ", each event retried for " + w.retryPeriod().toHours()
                 + " h"));
         tracing.ifPresent(sdk -> out.println("traces exported as the OTEL_* variables say"));
-        management.ifPresent(m -> out.println("plantstore management on http://"
+        String scheme = tls.isPresent() ? "https://" : "http://";
+        tls.ifPresent(keys -> out.println("TLS 1.3 and 1.2, HTTP/2 and HTTP/1.1, certificate " + keys.describe()));
+        management.ifPresent(m -> out.println("plantstore management on " + scheme
                 + hostForUrl(options.get(MANAGEMENT_HOST)) + ":" + m.port()));
-        String url = "http://" + hostForUrl(options.get(HOST)) + ":" + server.port();
+        String url = scheme + hostForUrl(options.get(HOST)) + ":" + server.port();
         generatedToken.ifPresent(token -> printGeneratedToken(out, token, url));
         // Last, so that whoever waits for this line finds everything above it already printed.
         out.println("plantstore listening on " + url);
@@ -227,22 +237,25 @@ public final class Main {
         return metrics.isPresent() ? api.withMetrics(metrics.get()) : api;
     }
 
-    private static PlantStoreServer server(Options options, PlantStoreApi api) throws StartupException {
+    private static PlantStoreServer server(Options options, PlantStoreApi api, Optional<ReloadingTls> tls)
+            throws StartupException {
+        var limits = new ClientLimits(options.get(IDLE_TIMEOUT), options.get(MAX_CONNECTIONS),
+                options.get(MIN_BODY_RATE));
         try {
-            return PlantStoreServer.start(api, options.get(HOST), options.get(PORT),
-                    new ClientLimits(options.get(IDLE_TIMEOUT), options.get(MAX_CONNECTIONS),
-                            options.get(MIN_BODY_RATE)));
+            return tls.isPresent()
+                    ? PlantStoreServer.start(api, options.get(HOST), options.get(PORT), limits, tls.get().forApi())
+                    : PlantStoreServer.start(api, options.get(HOST), options.get(PORT), limits);
         } catch (UncheckedIOException e) {
             throw new StartupException("cannot listen on " + options.get(HOST) + ":" + options.get(PORT) + ": "
                     + Failures.rootMessage(e));
         }
     }
 
-    private static ManagementServer managementServer(Options options, PrometheusMeterRegistry metrics)
-            throws StartupException {
+    private static ManagementServer managementServer(Options options, PrometheusMeterRegistry metrics,
+                                                     Optional<SslContextFactory.Server> tls) throws StartupException {
         try {
             return ManagementServer.start(options.get(MANAGEMENT_HOST), options.get(MANAGEMENT_PORT).getAsInt(),
-                    metrics);
+                    metrics, tls);
         } catch (JavalinBindException e) {
             throw new StartupException("cannot listen on " + options.get(MANAGEMENT_HOST) + ":"
                     + options.get(MANAGEMENT_PORT).getAsInt() + " (management): " + Failures.rootMessage(e));

@@ -2,10 +2,13 @@ package dev.plantstore.app;
 
 import dev.plantstore.http.Health;
 import dev.plantstore.http.ManagementPort;
+import dev.plantstore.http.TlsConnector;
 import io.javalin.Javalin;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * The management port: {@code GET /metrics} in Prometheus's text format, {@code GET /health/live} and
@@ -20,7 +23,8 @@ final class ManagementServer implements AutoCloseable {
     private final Javalin app;
     private final AtomicReference<BooleanSupplier> readiness = new AtomicReference<>(() -> false);
 
-    private ManagementServer(String host, PrometheusMeterRegistry registry) {
+    private ManagementServer(String host, int port, PrometheusMeterRegistry registry,
+                             Optional<SslContextFactory.Server> tls) {
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -28,15 +32,17 @@ final class ManagementServer implements AutoCloseable {
             ManagementPort.protect(config, host);
             Health.mount(config, () -> readiness.get().getAsBoolean());
             config.routes.get("/metrics", ctx -> ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape()));
+            tls.ifPresent(keys -> TlsConnector.serve(config, keys, host, port));
         });
     }
 
     /**
      * Starts on {@code host} and {@code port}; port 0 picks a free port, which {@link #port()} then reports. It
-     * reports not ready until {@link #readyWhen} says what readiness is.
+     * reports not ready until {@link #readyWhen} says what readiness is. With {@code tls}, it speaks only TLS.
      */
-    static ManagementServer start(String host, int port, PrometheusMeterRegistry registry) {
-        var server = new ManagementServer(host, registry);
+    static ManagementServer start(String host, int port, PrometheusMeterRegistry registry,
+                                  Optional<SslContextFactory.Server> tls) {
+        var server = new ManagementServer(host, port, registry, tls);
         server.app.start(host, port);
         return server;
     }

@@ -1,21 +1,21 @@
 package dev.plantstore.app;
 
-import dev.plantstore.core.Webhooks;
+import static dev.plantstore.app.OptionValues.parseInt;
+import static dev.plantstore.app.OptionValues.parseList;
+import static dev.plantstore.app.OptionValues.parseSeconds;
+import static dev.plantstore.app.OptionValues.requireNonBlank;
+
 import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
-import dev.plantstore.oidc.OidcTokenVerifier;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.function.UnaryOperator;
 
 /**
  * The server's settings. Each comes from its flag, else from its environment variable, else from its default.
@@ -65,7 +65,7 @@ final class Options {
     static final String VARIABLE_PREFIX = "PLANTSTORE_";
 
     static final Option<String> HOST = Option.of("--host", "HOST", "address to listen on",
-            Options::requireNonBlank, "0.0.0.0");
+            OptionValues::requireNonBlank, "0.0.0.0");
     static final Option<Integer> PORT = Option.of("--port", "PORT", "port to listen on, 0 for any free port",
             given -> parseInt(given, 0, 65_535), "8080");
     static final Option<Integer> MAX_BODY_BYTES = Option.of("--max-body-bytes", "N", "largest request body accepted",
@@ -85,7 +85,7 @@ final class Options {
     static final Option<Boolean> MIGRATE = Option.of("--migrate", "on|off",
             "on: create or migrate the store's tables at start; off: change no table, and refuse a database whose "
                     + "schema is behind this release (java -jar plantstore.jar migrate brings it up to date)",
-            Options::parseOnOff, "on");
+            OptionValues::parseOnOff, "on");
     /**
      * At least two: one for the writer's batch, one for a health check or a webhook delivery beside it. The default is
      * the size the pool had before it could be set.
@@ -95,7 +95,7 @@ final class Options {
                     + "server's max_connections",
             given -> parseInt(given, 2, 1_000), "8");
     static final Option<Boolean> DOCS = Option.of("--docs", "on|off", "serve /openapi.yaml, /openapi.json and /docs",
-            Options::parseOnOff, "on");
+            OptionValues::parseOnOff, "on");
     static final Option<List<String>> CORS_ORIGINS = Option.withoutDefault("--cors-origins", "LIST",
             "comma-separated origins whose pages may call the API from a browser, such as https://docs.example.com, "
                     + "or * for any",
@@ -118,13 +118,13 @@ final class Options {
                     + "0 for any free port",
             given -> OptionalInt.of(parseInt(given, 0, 65_535)), OptionalInt.empty(), "off");
     static final Option<String> MANAGEMENT_HOST = Option.of("--management-host", "HOST",
-            "address the management port listens on", Options::requireNonBlank, "127.0.0.1");
+            "address the management port listens on", OptionValues::requireNonBlank, "127.0.0.1");
     static final Option<LogFormat> LOG_FORMAT = Option.of("--log-format", "FORMAT",
-            "text, or json for one JSON object per line", Options::parseLogFormat, "text");
+            "text, or json for one JSON object per line", OptionValues::parseLogFormat, "text");
     static final Option<Boolean> TRACE_HEALTH = Option.of("--trace-health", "on|off",
             "when tracing is on (OTEL_* below), also trace the probes of the API's port (/health, /health/live, "
                     + "/health/ready), each of which makes a trace; the management port's are never traced",
-            Options::parseOnOff, "off");
+            OptionValues::parseOnOff, "off");
     /**
      * Long enough for a load balancer checking readiness every 2 s to see two failed checks (HAProxy's
      * {@code inter 2s fall 2}, Kubernetes' {@code periodSeconds: 2, failureThreshold: 2}) with a second to spare.
@@ -143,7 +143,7 @@ final class Options {
     static final Option<List<URI>> WEBHOOK_URL = Option.withoutDefault("--webhook-url", "URLS",
             "comma-separated http or https URLs that get each plant event, signed as Standard Webhooks (the secret "
                     + "from PLANTSTORE_WEBHOOK_SECRET or --webhook-secret-file)",
-            Options::parseUrls, List.of(), "none");
+            OptionValues::parseUrls, List.of(), "none");
     static final Option<Optional<Path>> WEBHOOK_SECRET_FILE = Option.withoutDefault("--webhook-secret-file", "FILE",
             "the webhooks' signing secret, whsec_ and base64; while one is replaced, the new and the old one, each "
                     + "on a line of its own",
@@ -152,7 +152,7 @@ final class Options {
     static final Option<Optional<URI>> OIDC_ISSUER = Option.withoutDefault("--oidc-issuer", "URL",
             "also accept JWT access tokens from this OpenID Connect / OAuth 2.0 issuer, exactly as its tokens' iss "
                     + "says; its keys are found through {issuer}/.well-known/openid-configuration",
-            given -> Optional.of(parseIssuer(given)), Optional.empty(), "none");
+            given -> Optional.of(OptionValues.parseIssuer(given)), Optional.empty(), "none");
     static final Option<Optional<String>> OIDC_AUDIENCE = Option.withoutDefault("--oidc-audience", "AUD",
             "the audience the issuer's tokens must name in aud; required with --oidc-issuer",
             given -> Optional.of(requireNonBlank(given)), Optional.empty(), "");
@@ -160,16 +160,17 @@ final class Options {
             "how far the issuer's clock may be from this one, for exp, nbf and iat",
             given -> parseSeconds(given, 0, 600), "30");
     static final Option<String> OIDC_CREATE_SCOPE = Option.of("--oidc-create-scope", "SCOPE",
-            "the scope a token needs to create plants (static tokens have every scope)", Options::parseScope,
+            "the scope a token needs to create plants (static tokens have every scope)", OptionValues::parseScope,
             PlantStoreApi.DEFAULT_CREATE_SCOPE);
     static final Option<String> OIDC_DELETE_SCOPE = Option.of("--oidc-delete-scope", "SCOPE",
-            "the scope a token needs to delete plants", Options::parseScope, PlantStoreApi.DEFAULT_DELETE_SCOPE);
+            "the scope a token needs to delete plants", OptionValues::parseScope, PlantStoreApi.DEFAULT_DELETE_SCOPE);
 
     /** Every option, in the order {@code --help} lists them and their values are checked. */
     static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, MIGRATE,
             DB_POOL_SIZE, DOCS, CORS_ORIGINS, AUTH_FAILURE_LIMIT, TRUSTED_PROXIES, IDLE_TIMEOUT, MANAGEMENT_PORT,
             MANAGEMENT_HOST, LOG_FORMAT, TRACE_HEALTH, DRAIN, MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL,
-            WEBHOOK_SECRET_FILE, OIDC_ISSUER, OIDC_AUDIENCE, OIDC_CLOCK_SKEW, OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE);
+            WEBHOOK_SECRET_FILE, OIDC_ISSUER, OIDC_AUDIENCE, OIDC_CLOCK_SKEW, OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE,
+            TlsOptions.CERT_FILE, TlsOptions.KEY_FILE, TlsOptions.KEY_PASSWORD_FILE, TlsOptions.CLIENT_CA_FILE);
 
     static final Secret TOKENS = new Secret("PLANTSTORE_TOKENS", "bearer tokens, comma-separated, used together with "
             + "--tokens-file; with no token configured, one is generated and printed at start-up");
@@ -332,101 +333,16 @@ final class Options {
             throw new UsageException("--oidc-issuer and --oidc-audience go together: a token is accepted only for "
                     + "this server's audience");
         }
+        if (action.isEmpty()) {
+            TlsOptions.requireComplete(TlsOptions.CERT_FILE.valueIn(given).isPresent(),
+                    TlsOptions.KEY_FILE.valueIn(given).isPresent(),
+                    TlsOptions.KEY_PASSWORD_FILE.valueIn(given).isPresent(),
+                    TlsOptions.CLIENT_CA_FILE.valueIn(given).isPresent());
+        }
         Map<Option<?>, Object> values = new HashMap<>();
         for (Option<?> option : TABLE) {
             values.put(option, option.valueIn(given));
         }
         return new Options(values, action);
-    }
-
-    private static Duration parseSeconds(Given given, int min, int max) throws UsageException {
-        return Duration.ofSeconds(parseInt(given, min, max));
-    }
-
-    private static LogFormat parseLogFormat(Given given) throws UsageException {
-        return switch (given.value().strip().toLowerCase(Locale.ROOT)) {
-            case "text" -> LogFormat.TEXT;
-            case "json" -> LogFormat.JSON;
-            default -> throw new UsageException(given.source() + " must be text or json, got '" + given.value() + "'");
-        };
-    }
-
-    private static boolean parseOnOff(Given given) throws UsageException {
-        return switch (given.value().strip().toLowerCase(Locale.ROOT)) {
-            case "on", "true", "yes" -> true;
-            case "off", "false", "no" -> false;
-            default -> throw new UsageException(given.source() + " must be on or off, got '" + given.value() + "'");
-        };
-    }
-
-    /** Split at commas, each entry checked by {@code rule}, which the API applies to it again when it is set. */
-    private static List<String> parseList(Given given, UnaryOperator<String> rule) throws UsageException {
-        List<String> entries = new ArrayList<>();
-        for (String entry : given.value().split(",")) {
-            if (!entry.isBlank()) {
-                entries.add(checked(given, entry.strip(), rule));
-            }
-        }
-        return List.copyOf(entries);
-    }
-
-    /**
-     * Split and parsed, each an http or https URL with a host and no fragment; that none is given twice is checked with
-     * the secret.
-     */
-    private static List<URI> parseUrls(Given given) throws UsageException {
-        List<URI> urls = new ArrayList<>();
-        for (String url : given.value().split(",")) {
-            if (!url.isBlank()) {
-                try {
-                    urls.add(checked(given, new URI(url.strip()), Webhooks::requireReceiver));
-                } catch (URISyntaxException e) {
-                    throw new UsageException(given.source() + ": '" + RedactedUrl.of(url.strip()) + "' is not a URL");
-                }
-            }
-        }
-        return List.copyOf(urls);
-    }
-
-    private static String parseScope(Given given) throws UsageException {
-        return checked(given, requireNonBlank(given), PlantStoreApi::requireScope);
-    }
-
-    /** {@code value} as {@code rule} returns it once accepted; a refusal is prefixed with where it came from. */
-    private static <T> T checked(Given given, T value, UnaryOperator<T> rule) throws UsageException {
-        try {
-            return rule.apply(value);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(given.source() + ": " + e.getMessage());
-        }
-    }
-
-    private static URI parseIssuer(Given given) throws UsageException {
-        try {
-            return OidcTokenVerifier.requireIssuer(new URI(requireNonBlank(given)));
-        } catch (URISyntaxException | IllegalArgumentException e) {
-            throw new UsageException(given.source() + " must be an http or https URL without query or fragment, got '"
-                    + given.value() + "'");
-        }
-    }
-
-    private static String requireNonBlank(Given given) throws UsageException {
-        if (given.value().isBlank()) {
-            throw new UsageException(given.source() + " must not be empty");
-        }
-        return given.value().strip();
-    }
-
-    private static int parseInt(Given given, int min, int max) throws UsageException {
-        try {
-            int parsed = Integer.parseInt(given.value().strip());
-            if (parsed >= min && parsed <= max) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // Falls through to the one message that covers both kinds of bad value.
-        }
-        throw new UsageException(given.source() + " must be an integer from " + min + " to " + max + ", got '"
-                + given.value() + "'");
     }
 }

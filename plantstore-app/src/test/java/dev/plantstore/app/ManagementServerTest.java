@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ManagementServerTest {
 
     private final ManagementServer server = ManagementServer.start("127.0.0.1", 0,
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), Optional.empty());
 
     @AfterEach
     void stop() {

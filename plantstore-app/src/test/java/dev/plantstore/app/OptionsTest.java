@@ -55,6 +55,10 @@ class OptionsTest {
                 entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),
                 entry(Options.OIDC_CREATE_SCOPE, "plants:create"),
                 entry(Options.OIDC_DELETE_SCOPE, "plants:delete"),
+                entry(TlsOptions.CERT_FILE, Optional.empty()),
+                entry(TlsOptions.KEY_FILE, Optional.empty()),
+                entry(TlsOptions.KEY_PASSWORD_FILE, Optional.empty()),
+                entry(TlsOptions.CLIENT_CA_FILE, Optional.empty()),
                 entry(Options.TRUSTED_PROXIES, List.of())),
                 everyValue(parse(Map.of())));
     }
@@ -95,6 +99,10 @@ class OptionsTest {
                 entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),
                 entry(Options.OIDC_CREATE_SCOPE, "plants:create"),
                 entry(Options.OIDC_DELETE_SCOPE, "plants:delete"),
+                entry(TlsOptions.CERT_FILE, Optional.empty()),
+                entry(TlsOptions.KEY_FILE, Optional.empty()),
+                entry(TlsOptions.KEY_PASSWORD_FILE, Optional.empty()),
+                entry(TlsOptions.CLIENT_CA_FILE, Optional.empty()),
                 entry(Options.TRUSTED_PROXIES, List.of("10.0.0.0/8", "::1"))),
                 everyValue(options));
     }
@@ -170,6 +178,10 @@ class OptionsTest {
                 entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),
                 entry(Options.OIDC_CREATE_SCOPE, "plants:create"),
                 entry(Options.OIDC_DELETE_SCOPE, "plants:delete"),
+                entry(TlsOptions.CERT_FILE, Optional.empty()),
+                entry(TlsOptions.KEY_FILE, Optional.empty()),
+                entry(TlsOptions.KEY_PASSWORD_FILE, Optional.empty()),
+                entry(TlsOptions.CLIENT_CA_FILE, Optional.empty()),
                 entry(Options.TRUSTED_PROXIES, List.of("192.0.2.0/24"))),
                 everyValue(parse(env)));
     }
@@ -343,5 +355,26 @@ class OptionsTest {
         Map<Options.Option<?>, Object> values = new HashMap<>();
         Options.TABLE.forEach(option -> values.put(option, options.get(option)));
         return values;
+    }
+
+    @Test
+    void theTlsFilesComeFromFlagsOrTheirVariables() throws UsageException {
+        Options options = parse(Map.of("PLANTSTORE_TLS_KEY_FILE", "/tls/tls.key",
+                "PLANTSTORE_TLS_CLIENT_CA_FILE", "/tls/ca.crt"), "--tls-cert-file", "/tls/tls.crt");
+        assertEquals(Optional.of(new TlsFiles(Path.of("/tls/tls.crt"), Path.of("/tls/tls.key"), Optional.empty(),
+                Optional.of(Path.of("/tls/ca.crt")))), TlsOptions.files(options));
+        assertEquals(Optional.empty(), TlsOptions.files(parse(Map.of())));
+    }
+
+    @Test
+    void aCertificateWithoutItsKeyOrAPasswordWithoutAPairIsRefused() {
+        assertEquals("--tls-cert-file and --tls-key-file go together: a certificate is served with its private key",
+                refusal(Map.of(), "--tls-cert-file", "tls.crt"));
+        assertEquals("--tls-cert-file and --tls-key-file go together: a certificate is served with its private key",
+                refusal(Map.of("PLANTSTORE_TLS_KEY_FILE", "tls.key")));
+        assertEquals("--tls-key-password-file needs --tls-cert-file and --tls-key-file",
+                refusal(Map.of(), "--tls-key-password-file", "pass"));
+        assertEquals("--tls-client-ca-file needs --tls-cert-file and --tls-key-file",
+                refusal(Map.of(), "--tls-client-ca-file", "ca.crt"));
     }
 }

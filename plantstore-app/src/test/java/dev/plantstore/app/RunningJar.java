@@ -32,8 +32,11 @@ import java.util.regex.Pattern;
  */
 final class RunningJar implements AutoCloseable {
 
-    private static final Pattern LISTENING = Pattern.compile("plantstore listening on http://127\\.0\\.0\\.1:(\\d+)");
-    private static final Pattern MANAGEMENT = Pattern.compile("plantstore management on http://127\\.0\\.0\\.1:(\\d+)");
+    /** With TLS options the lines say {@code https}: {@link #uri} and {@link #managementUri} say it too. */
+    private static final Pattern LISTENING =
+            Pattern.compile("plantstore listening on (https?)://127\\.0\\.0\\.1:(\\d+)");
+    private static final Pattern MANAGEMENT =
+            Pattern.compile("plantstore management on (https?)://127\\.0\\.0\\.1:(\\d+)");
     private static final Pattern GENERATED_TOKEN = Pattern.compile("(?m)^  ([A-Za-z0-9_-]{43})$");
     private static final Duration STOP_LIMIT = Duration.ofSeconds(15);
     private static final List<String> AS_NOBODY =
@@ -129,7 +132,7 @@ final class RunningJar implements AutoCloseable {
         try {
             int port = process.awaitReady(Duration.ofSeconds(30), Duration.ofMillis(20), () -> {
                 Matcher listening = LISTENING.matcher(process.output());
-                return listening.find() ? Optional.of(Integer.parseInt(listening.group(1))) : Optional.empty();
+                return listening.find() ? Optional.of(Integer.parseInt(listening.group(2))) : Optional.empty();
             });
             return new RunningJar(process, port);
         } catch (IOException notReady) {
@@ -209,7 +212,7 @@ final class RunningJar implements AutoCloseable {
     URI managementUri(String path) {
         Matcher matcher = MANAGEMENT.matcher(outputSoFar());
         assertTrue(matcher.find(), "a management line is printed:\n" + outputSoFar());
-        return URI.create("http://127.0.0.1:" + matcher.group(1) + path);
+        return URI.create(matcher.group(1) + "://127.0.0.1:" + matcher.group(2) + path);
     }
 
     /** What the management port's {@code /metrics} answers now. */
@@ -226,7 +229,9 @@ final class RunningJar implements AutoCloseable {
     }
 
     URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + port + path);
+        Matcher listening = LISTENING.matcher(outputSoFar());
+        String scheme = listening.find() ? listening.group(1) : "http";
+        return URI.create(scheme + "://127.0.0.1:" + port + path);
     }
 
     String outputSoFar() {

@@ -20,6 +20,11 @@ record OptionalLibrary(String coordinates, String probe) {
     static final OptionalLibrary JACKSON_DATABIND = new OptionalLibrary("com.fasterxml.jackson.core:jackson-databind",
             "com/fasterxml/jackson/databind/ObjectMapper.class");
 
+    static final OptionalLibrary JETTY_ALPN = new OptionalLibrary("org.eclipse.jetty:jetty-alpn-java-server",
+            "org/eclipse/jetty/alpn/java/server/JDK9ServerALPNProcessor.class");
+    static final OptionalLibrary JETTY_HTTP2 = new OptionalLibrary("org.eclipse.jetty.http2:jetty-http2-server",
+            "org/eclipse/jetty/http2/server/HTTP2ServerConnectionFactory.class");
+
     /** Where the libraries are looked for: this module's own class loader, which loads them when present. */
     static final ClassLoader CLASS_PATH = OptionalLibrary.class.getClassLoader();
 

@@ -1,6 +1,7 @@
 package dev.plantstore.http;
 
 import io.javalin.Javalin;
+import io.javalin.config.JavalinConfig;
 import io.javalin.util.JavalinBindException;
 import io.javalin.util.JavalinException;
 import java.io.IOException;
@@ -9,9 +10,12 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * The Plant Store API as a standalone server. Besides the API it answers the {@link Health} routes without
@@ -47,8 +51,10 @@ public final class PlantStoreServer implements AutoCloseable {
     private final String host;
     private final AtomicBoolean draining;
     private final BooleanSupplier ready;
+    private final String scheme;
 
-    private PlantStoreServer(Javalin app, String host, AtomicBoolean draining, BooleanSupplier ready) {
+    private PlantStoreServer(Javalin app, String host, AtomicBoolean draining, BooleanSupplier ready, String scheme) {
+        this.scheme = scheme;
         this.app = app;
         this.host = host;
         this.draining = draining;
@@ -68,6 +74,20 @@ public final class PlantStoreServer implements AutoCloseable {
 
     /** As {@link #start(PlantStoreApi, String, int)}, with these limits on client connections. */
     public static PlantStoreServer start(PlantStoreApi api, String host, int port, ClientLimits limits) {
+        return start(api, host, port, limits, Optional.empty());
+    }
+
+    /**
+     * As {@link #start(PlantStoreApi, String, int, ClientLimits)}, speaking only TLS, with HTTP/2 beside HTTP/1.1, on
+     * the key pair {@code tls} holds ({@link TlsConnector}); {@link #uri()} then starts with {@code https}.
+     */
+    public static PlantStoreServer start(PlantStoreApi api, String host, int port, ClientLimits limits,
+                                         SslContextFactory.Server tls) {
+        return start(api, host, port, limits, Optional.of(Objects.requireNonNull(tls, "null tls")));
+    }
+
+    private static PlantStoreServer start(PlantStoreApi api, String host, int port, ClientLimits limits,
+                                          Optional<SslContextFactory.Server> tls) {
         Objects.requireNonNull(host, "null host");
         Objects.requireNonNull(limits, "null limits");
         if (port < 0 || port > 65_535) {
@@ -75,7 +95,8 @@ public final class PlantStoreServer implements AutoCloseable {
         }
         var draining = new AtomicBoolean();
         BooleanSupplier ready = () -> !draining.get() && api.store().isAvailable();
-        Javalin app = create(api, STOP_TIMEOUT, ready, limits);
+        Javalin app = create(api, STOP_TIMEOUT, ready, limits,
+                config -> tls.ifPresent(keys -> TlsConnector.serve(config, keys, host, port)));
         try {
             app.start(host, port);
         } catch (JavalinBindException e) {
@@ -86,7 +107,7 @@ public final class PlantStoreServer implements AutoCloseable {
         } catch (JavalinException e) {
             throw new IllegalStateException("the server did not start", e.getCause());
         }
-        return new PlantStoreServer(app, host, draining, ready);
+        return new PlantStoreServer(app, host, draining, ready, tls.isPresent() ? "https" : "http");
     }
 
     /**
@@ -94,11 +115,18 @@ public final class PlantStoreServer implements AutoCloseable {
      * can start it with javalin-testtools.
      */
     static Javalin create(PlantStoreApi api, Duration stopTimeout, BooleanSupplier ready, ClientLimits limits) {
+        return create(api, stopTimeout, ready, limits, config -> { });
+    }
+
+    /** As above, with {@code connectors} choosing how it listens, when it should not be Javalin's plain HTTP. */
+    private static Javalin create(PlantStoreApi api, Duration stopTimeout, BooleanSupplier ready, ClientLimits limits,
+                                  Consumer<JavalinConfig> connectors) {
         Objects.requireNonNull(api, "null api");
         return Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             Pipeline.standalone(api.withReadiness(ready).settings(), config, limits, stopTimeout);
+            connectors.accept(config);
         });
     }
 
@@ -131,14 +159,14 @@ public final class PlantStoreServer implements AutoCloseable {
 
     /**
      * The address a client in this process reaches the server at, ending in {@code /}:
-     * {@code http://127.0.0.1:40123/}. A server bound to every interface ({@code 0.0.0.0}, {@code ::}) is reached
-     * through the loopback address of the same family.
+     * {@code http://127.0.0.1:40123/}, or {@code https://} when it serves TLS. A server bound to every interface
+     * ({@code 0.0.0.0}, {@code ::}) is reached through the loopback address of the same family.
      */
     public URI uri() {
         String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
         String reachable = WILDCARD_IPV4.equals(bare) ? "127.0.0.1" : WILDCARD_IPV6.contains(bare) ? "::1" : bare;
         try {
-            return new URI("http", null, reachable, port(), "/", null, null);
+            return new URI(scheme, null, reachable, port(), "/", null, null);
         } catch (URISyntaxException e) {
             throw new IllegalStateException("the bound host " + host + " does not fit in a URI", e);
         }

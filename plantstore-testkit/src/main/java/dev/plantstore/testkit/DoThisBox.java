@@ -62,10 +62,15 @@ public final class DoThisBox {
      * its value, in the commands and the lines shown alike.
      */
     public static List<Step> steps(Path page, Map<String, String> replacements) throws IOException {
+        return steps(page, "Do this", replacements);
+    }
+
+    /** As {@link #steps(Path, Map)}, for the box under the heading {@code ## heading} instead. */
+    public static List<Step> steps(Path page, String heading, Map<String, String> replacements) throws IOException {
         String text = Files.readString(page);
-        int start = text.indexOf("\n## Do this\n");
+        int start = text.indexOf("\n## " + heading + "\n");
         if (start < 0) {
-            throw new AssertionError(page + " has no Do this box");
+            throw new AssertionError(page + " has no " + heading + " box");
         }
         int end = text.indexOf("\n## ", start + 1);
         String box = text.substring(start, end < 0 ? text.length() : end);
