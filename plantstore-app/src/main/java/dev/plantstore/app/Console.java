@@ -38,7 +38,7 @@ final class Console {
      * stream into the same buffer that time-stamps each line, and starts the flushing. The returned console writes the
      * launcher's own lines into the same buffer, as they are. Called once, at start-up.
      */
-    static Console install(Options.LogFormat format) {
+    static Console install(LogFormat format) {
         var buffer = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), BUFFER_BYTES);
         var timestamps = new Timestamps(ZoneId.systemDefault());
         var printed = new TimestampedLines(buffer, timestamps);
@@ -67,7 +67,7 @@ final class Console {
      * own, so that a collector reads every line of the output alike.
      */
     void println(String line) {
-        if (logLines.format() == Options.LogFormat.JSON) {
+        if (logLines.format() == LogFormat.JSON) {
             logLines.write(org.slf4j.event.Level.INFO, "dev.plantstore.app", line, null);
         } else {
             // One write of the whole line: a log line written at the same time cannot land in the middle of it.

@@ -14,7 +14,7 @@ final class Help {
     private Help() {
     }
 
-    static String usage(List<Options.Option<?>> options, List<Options.Action> actions, List<Options.Secret> secrets) {
+    static String usage(List<Option<?>> options, List<Action> actions, List<Secret> secrets) {
         StringBuilder text = new StringBuilder("""
                 Usage: java -jar plantstore.jar [options]
                        java -jar plantstore.jar migrate [options]
@@ -28,7 +28,7 @@ final class Help {
 
                 Options (each falls back to its environment variable):
                 """);
-        for (Options.Option<?> option : options) {
+        for (Option<?> option : options) {
             String source = option.variable() + (option.shownDefault().isEmpty() ? ""
                     : ", default " + option.shownDefault());
             String[] lines = option.help().split("\n", 2);
@@ -40,12 +40,12 @@ final class Help {
                 lines[1].lines().forEach(line -> text.append(" ".repeat(HELP_COLUMN)).append(line).append('\n'));
             }
         }
-        for (Options.Action action : actions) {
+        for (Action action : actions) {
             entry(text, String.join(", ", action.flags()), action.help());
         }
         text.append("\nFrom the environment only, since a secret given as a flag is visible to every user"
                 + " through ps:\n");
-        for (Options.Secret secret : secrets) {
+        for (Secret secret : secrets) {
             entry(text, secret.variable(), secret.help());
         }
         text.append("\nTraces: off unless the OpenTelemetry SDK's own variables say where they go, such as\n");

@@ -22,13 +22,13 @@ final class LogLines {
 
     /** Until the launcher installs its console, as in a test that does not. */
     private static volatile LogLines current =
-            new LogLines(System.err, Options.LogFormat.TEXT, new Timestamps(java.time.ZoneId.systemDefault()));
+            new LogLines(System.err, LogFormat.TEXT, new Timestamps(java.time.ZoneId.systemDefault()));
 
     private final OutputStream sink;
-    private final Options.LogFormat format;
+    private final LogFormat format;
     private final Timestamps timestamps;
 
-    LogLines(OutputStream sink, Options.LogFormat format, Timestamps timestamps) {
+    LogLines(OutputStream sink, LogFormat format, Timestamps timestamps) {
         this.sink = sink;
         this.format = format;
         this.timestamps = timestamps;
@@ -46,7 +46,7 @@ final class LogLines {
         return current;
     }
 
-    Options.LogFormat format() {
+    LogFormat format() {
         return format;
     }
 
@@ -55,7 +55,7 @@ final class LogLines {
      * calling thread: the request's id and fields are those of the request this thread serves.
      */
     void write(Level level, String logger, String message, Throwable thrown) {
-        String line = format == Options.LogFormat.JSON
+        String line = format == LogFormat.JSON
                 ? json(level, logger, message, MDC.getCopyOfContextMap(), thrown)
                 : text(level, logger, message, MDC.get("requestId"), MDC.get("principal"), MDC.get("traceId"),
                         thrown);

@@ -154,9 +154,9 @@ public final class Main {
                 metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE));
         TokenVerifier verifier = verifier(options, secrets, tokens, closing);
         Optional<ReloadingTls> tls = Optional.empty();
-        if (TlsOptions.files(options).isPresent()) {
+        if (options.tlsFiles().isPresent()) {
             tls = Optional.of(closing.opened("the TLS files' watch",
-                    ReloadingTls.watch(TlsOptions.files(options).get(), ReloadingTls.CHECK_EVERY),
+                    ReloadingTls.watch(options.tlsFiles().get(), ReloadingTls.CHECK_EVERY),
                     ReloadingTls::close));
             metrics.ifPresent(tls.get()::bindTo);
         }

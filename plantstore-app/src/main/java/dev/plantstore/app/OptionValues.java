@@ -1,7 +1,6 @@
 package dev.plantstore.app;
 
-import dev.plantstore.app.Options.Given;
-import dev.plantstore.app.Options.LogFormat;
+import dev.plantstore.app.Option.Given;
 import dev.plantstore.core.Webhooks;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.oidc.OidcTokenVerifier;

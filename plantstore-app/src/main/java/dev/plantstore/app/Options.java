@@ -5,6 +5,7 @@ import static dev.plantstore.app.OptionValues.parseList;
 import static dev.plantstore.app.OptionValues.parseSeconds;
 import static dev.plantstore.app.OptionValues.requireNonBlank;
 
+import dev.plantstore.app.Option.Given;
 import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
 import java.net.URI;
@@ -12,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -32,37 +32,6 @@ import java.util.OptionalInt;
  * options table of docs/reference.md, which {@code OptionsTableTest} checks.
  */
 final class Options {
-
-    /** How log lines are written: for people, or one JSON object per line for a collector. */
-    enum LogFormat { TEXT, JSON }
-
-    /**
-     * What the command line may ask for instead of a run: given anywhere among the arguments, the first of these in
-     * their order is done and nothing else is read.
-     */
-    enum Action {
-        HELP("print this help and exit", "-h", "--help"),
-        VERSION("print the version and the commit it was built from, and exit", "--version");
-
-        private final String help;
-        private final List<String> flags;
-
-        Action(String help, String... flags) {
-            this.help = help;
-            this.flags = List.of(flags);
-        }
-
-        String help() {
-            return help;
-        }
-
-        List<String> flags() {
-            return flags;
-        }
-    }
-
-    /** The environment variables' common prefix: {@code --max-body-bytes} falls back to PLANTSTORE_MAX_BODY_BYTES. */
-    static final String VARIABLE_PREFIX = "PLANTSTORE_";
 
     static final Option<String> HOST = Option.of("--host", "HOST", "address to listen on",
             OptionValues::requireNonBlank, "0.0.0.0");
@@ -185,62 +154,6 @@ final class Options {
 
     static final String USAGE = Help.usage(TABLE, List.of(Action.values()), SECRETS);
 
-    /**
-     * One option as declared in the table.
-     *
-     * @param valueName    what {@code --help} shows after the flag
-     * @param help         the help line; lines after the first are shown as they are, below the first
-     * @param defaultValue the value when neither the flag nor the variable is given
-     * @param shownDefault the default as {@code --help} says it, empty for none
-     */
-    record Option<T>(String flag, String valueName, String help, Parser<T> parser, T defaultValue,
-                     String shownDefault) {
-
-        /** An option whose default is written as a user would give it, and parsed as a given value would be. */
-        static <T> Option<T> of(String flag, String valueName, String help, Parser<T> parser, String defaultText) {
-            try {
-                return new Option<>(flag, valueName, help, parser, parser.parse(new Given(defaultText, flag)),
-                        defaultText);
-            } catch (UsageException e) {
-                throw new IllegalArgumentException("the default of " + flag + " is not a valid value", e);
-            }
-        }
-
-        /** An option that is off or empty unless given: no value a user could give means the same. */
-        static <T> Option<T> withoutDefault(String flag, String valueName, String help, Parser<T> parser,
-                                            T absent, String shownDefault) {
-            return new Option<>(flag, valueName, help, parser, absent, shownDefault);
-        }
-
-        /** {@code --max-body-bytes} falls back to {@code PLANTSTORE_MAX_BODY_BYTES}. */
-        String variable() {
-            return VARIABLE_PREFIX + flag.substring(2).toUpperCase(Locale.ROOT).replace('-', '_');
-        }
-
-        private T valueIn(Map<String, Given> given) throws UsageException {
-            Given value = given.get(flag);
-            return value == null ? defaultValue : parser.parse(value);
-        }
-    }
-
-    /** A value read only from the environment. */
-    record Secret(String variable, String help) {
-
-        Optional<String> in(Map<String, String> env) {
-            return Optional.ofNullable(env.get(variable));
-        }
-    }
-
-    /** Turns a given value into an option's value, or refuses it naming where it came from. */
-    @FunctionalInterface
-    interface Parser<T> {
-        T parse(Given given) throws UsageException;
-    }
-
-    /** A value as given, and where it came from (the flag or the variable), for the message if it is bad. */
-    record Given(String value, String source) {
-    }
-
     static Options parse(List<String> args, Map<String, String> env) throws UsageException {
         for (Action action : Action.values()) {
             if (action.flags().stream().anyMatch(args::contains)) {
@@ -320,6 +233,12 @@ final class Options {
             throw new IllegalArgumentException(option.flag() + " is not in Options.TABLE");
         }
         return value;
+    }
+
+    /** The TLS files as given, if TLS is on. */
+    Optional<TlsFiles> tlsFiles() {
+        return get(TlsOptions.CERT_FILE).map(cert -> new TlsFiles(cert, get(TlsOptions.KEY_FILE).orElseThrow(),
+                get(TlsOptions.KEY_PASSWORD_FILE), get(TlsOptions.CLIENT_CA_FILE)));
     }
 
     /** The action the command line asks for ({@code --help}, {@code --version}): then nothing else was read. */

@@ -2,7 +2,6 @@ package dev.plantstore.app;
 
 import static dev.plantstore.app.OptionValues.requireNonBlank;
 
-import dev.plantstore.app.Options.Option;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -46,13 +45,7 @@ final class TlsOptions {
         }
     }
 
-    /** The files as given, if TLS is on. */
-    static Optional<TlsFiles> files(Options options) {
-        return options.get(CERT_FILE).map(cert -> new TlsFiles(cert, options.get(KEY_FILE).orElseThrow(),
-                options.get(KEY_PASSWORD_FILE), options.get(CLIENT_CA_FILE)));
-    }
-
-    private static Optional<Path> path(Options.Given given) throws UsageException {
+    private static Optional<Path> path(Option.Given given) throws UsageException {
         return Optional.of(Path.of(requireNonBlank(given)));
     }
 }

@@ -24,7 +24,7 @@ class OptionsTableTest {
 
     @Test
     void everyOptionFallsBackToTheVariableNamedAfterItsFlag() {
-        for (Options.Option<?> option : Options.TABLE) {
+        for (Option<?> option : Options.TABLE) {
             assertEquals("PLANTSTORE_" + option.flag().substring(2).toUpperCase().replace('-', '_'),
                     option.variable(), option.flag());
         }
@@ -41,7 +41,7 @@ class OptionsTableTest {
             }
         };
         Options.parse(List.of(), env);
-        assertEquals(Options.TABLE.stream().map(Options.Option::variable)
+        assertEquals(Options.TABLE.stream().map(Option::variable)
                 .collect(Collectors.toCollection(TreeSet::new)), looked);
         looked.clear();
         Options.secrets(env);
@@ -51,7 +51,7 @@ class OptionsTableTest {
 
     @Test
     void helpListsEveryFlagWithItsVariableAndDefault() {
-        for (Options.Option<?> option : Options.TABLE) {
+        for (Option<?> option : Options.TABLE) {
             // A flag too long for its column has its help on the next line.
             String flag = Pattern.quote(option.flag() + " " + option.valueName());
             assertTrue(Options.USAGE.matches("(?s).*\n  " + flag + "\\s.*"),
@@ -60,11 +60,11 @@ class OptionsTableTest {
                     : option.variable() + ", default " + option.shownDefault() + ")";
             assertTrue(Options.USAGE.replaceAll("\\s+", " ").contains(source), source + " in\n" + Options.USAGE);
         }
-        for (Options.Secret secret : Options.SECRETS) {
+        for (Secret secret : Options.SECRETS) {
             assertTrue(Options.USAGE.matches("(?s).*\n  " + Pattern.quote(secret.variable()) + "\\s.*"),
                     secret.variable());
         }
-        for (Options.Action action : Options.Action.values()) {
+        for (Action action : Action.values()) {
             assertTrue(Options.USAGE.matches("(?s).*\n  " + Pattern.quote(String.join(", ", action.flags()))
                     + " +" + Pattern.quote(action.help()) + "\n.*"), action.flags() + " in\n" + Options.USAGE);
         }
@@ -74,20 +74,20 @@ class OptionsTableTest {
     void theReferencePageListsEveryOptionWithItsVariableAndDefault() throws IOException {
         List<String> rows = Files.readString(Path.of("..", "docs", "reference.md")).lines()
                 .filter(line -> line.startsWith("| `-")).toList();
-        for (Options.Option<?> option : Options.TABLE) {
+        for (Option<?> option : Options.TABLE) {
             String row = rows.stream().filter(line -> line.startsWith("| `" + option.flag() + " ")).findFirst()
                     .orElseThrow(() -> new AssertionError(option.flag() + " is not in docs/reference.md"));
             String shown = option.shownDefault().isEmpty() ? "none" : option.shownDefault();
             assertTrue(row.contains("| `" + option.variable() + "` | ")
                     && (row.contains(" | `" + shown + "` | ") || row.contains(" | " + shown + " | ")), row);
         }
-        for (Options.Action action : Options.Action.values()) {
+        for (Action action : Action.values()) {
             String flags = action.flags().stream().map(flag -> "`" + flag + "`").collect(Collectors.joining(", "));
             assertTrue(rows.stream().anyMatch(line -> line.startsWith("| " + flags + " | | | ")),
                     action.flags() + " is not in docs/reference.md");
         }
         String page = Files.readString(Path.of("..", "docs", "reference.md"));
-        for (Options.Secret secret : Options.SECRETS) {
+        for (Secret secret : Options.SECRETS) {
             assertTrue(page.contains("`" + secret.variable() + "`"), secret.variable());
         }
     }
@@ -100,7 +100,7 @@ class OptionsTableTest {
     @Test
     void aDefaultGivenAsAFlagChangesNothing() throws UsageException {
         Options defaults = Options.parse(List.of(), Map.of());
-        for (Options.Option<?> option : Options.TABLE) {
+        for (Option<?> option : Options.TABLE) {
             if (option.shownDefault().isEmpty() || option.shownDefault().equals("none")
                     || option.shownDefault().equals("off")) {
                 continue;

@@ -29,7 +29,7 @@ class OptionsTest {
 
     @Test
     void defaultsAreAllInterfacesPort8080And64KiB() throws UsageException {
-        assertEquals(Map.<Options.Option<?>, Object>ofEntries(
+        assertEquals(Map.<Option<?>, Object>ofEntries(
                 entry(Options.HOST, "0.0.0.0"),
                 entry(Options.PORT, 8080),
                 entry(Options.MAX_BODY_BYTES, 65_536),
@@ -43,7 +43,7 @@ class OptionsTest {
                 entry(Options.IDLE_TIMEOUT, Duration.ofSeconds(30)),
                 entry(Options.MANAGEMENT_PORT, OptionalInt.empty()),
                 entry(Options.MANAGEMENT_HOST, "127.0.0.1"),
-                entry(Options.LOG_FORMAT, Options.LogFormat.TEXT),
+                entry(Options.LOG_FORMAT, LogFormat.TEXT),
                 entry(Options.TRACE_HEALTH, false),
                 entry(Options.DRAIN, Duration.ofSeconds(5)),
                 entry(Options.MAX_CONNECTIONS, 10_000),
@@ -72,7 +72,7 @@ class OptionsTest {
                 "--trace-health", "on", "--drain-seconds", "0", "--max-connections", "500", "--min-body-rate", "0",
                 "--webhook-url", "https://a.example/hook,http://b.example:8080/x", "--webhook-secret-file", "/etc/s",
                 "--trusted-proxies", "10.0.0.0/8, ::1", "--migrate", "off", "--db-pool-size=3");
-        assertEquals(Map.<Options.Option<?>, Object>ofEntries(
+        assertEquals(Map.<Option<?>, Object>ofEntries(
                 entry(Options.HOST, "127.0.0.1"),
                 entry(Options.PORT, 0),
                 entry(Options.MAX_BODY_BYTES, 1024),
@@ -86,7 +86,7 @@ class OptionsTest {
                 entry(Options.IDLE_TIMEOUT, Duration.ofSeconds(5)),
                 entry(Options.MANAGEMENT_PORT, OptionalInt.of(0)),
                 entry(Options.MANAGEMENT_HOST, "0.0.0.0"),
-                entry(Options.LOG_FORMAT, Options.LogFormat.JSON),
+                entry(Options.LOG_FORMAT, LogFormat.JSON),
                 entry(Options.TRACE_HEALTH, true),
                 entry(Options.DRAIN, Duration.ofSeconds(0)),
                 entry(Options.MAX_CONNECTIONS, 500),
@@ -152,7 +152,7 @@ class OptionsTest {
                 "PLANTSTORE_TRUSTED_PROXIES", "192.0.2.0/24"));
         env.putAll(Map.of("PLANTSTORE_MIGRATE", "no", "PLANTSTORE_DB_POOL_SIZE", "40",
                 "PLANTSTORE_TRACE_HEALTH", "on"));
-        assertEquals(Map.<Options.Option<?>, Object>ofEntries(
+        assertEquals(Map.<Option<?>, Object>ofEntries(
                 entry(Options.HOST, "::1"),
                 entry(Options.PORT, 9000),
                 entry(Options.MAX_BODY_BYTES, 10),
@@ -166,7 +166,7 @@ class OptionsTest {
                 entry(Options.IDLE_TIMEOUT, Duration.ofSeconds(7)),
                 entry(Options.MANAGEMENT_PORT, OptionalInt.of(9090)),
                 entry(Options.MANAGEMENT_HOST, "10.0.0.1"),
-                entry(Options.LOG_FORMAT, Options.LogFormat.JSON),
+                entry(Options.LOG_FORMAT, LogFormat.JSON),
                 entry(Options.TRACE_HEALTH, true),
                 entry(Options.DRAIN, Duration.ofSeconds(12)),
                 entry(Options.MAX_CONNECTIONS, 20_000),
@@ -240,15 +240,15 @@ class OptionsTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"-h", "--help"})
     void helpIsRecognisedBeforeAnythingElse(String flag) throws UsageException {
-        assertEquals(Optional.of(Options.Action.HELP),
+        assertEquals(Optional.of(Action.HELP),
                 parse(Map.of("PLANTSTORE_PORT", "bad"), flag, "--nonsense").action());
     }
 
     @Test
     void versionIsRecognisedBeforeAnythingElseButHelp() throws UsageException {
-        assertEquals(Optional.of(Options.Action.VERSION),
+        assertEquals(Optional.of(Action.VERSION),
                 parse(Map.of("PLANTSTORE_PORT", "bad"), "--nonsense", "--version").action());
-        assertEquals(Optional.of(Options.Action.HELP), parse(Map.of(), "--version", "--help").action());
+        assertEquals(Optional.of(Action.HELP), parse(Map.of(), "--version", "--help").action());
         assertEquals(Optional.empty(), parse(Map.of()).action());
     }
 
@@ -351,8 +351,8 @@ class OptionsTest {
     }
 
     /** Every option's value, read through the one accessor the server uses. */
-    static Map<Options.Option<?>, Object> everyValue(Options options) {
-        Map<Options.Option<?>, Object> values = new HashMap<>();
+    static Map<Option<?>, Object> everyValue(Options options) {
+        Map<Option<?>, Object> values = new HashMap<>();
         Options.TABLE.forEach(option -> values.put(option, options.get(option)));
         return values;
     }
@@ -362,8 +362,8 @@ class OptionsTest {
         Options options = parse(Map.of("PLANTSTORE_TLS_KEY_FILE", "/tls/tls.key",
                 "PLANTSTORE_TLS_CLIENT_CA_FILE", "/tls/ca.crt"), "--tls-cert-file", "/tls/tls.crt");
         assertEquals(Optional.of(new TlsFiles(Path.of("/tls/tls.crt"), Path.of("/tls/tls.key"), Optional.empty(),
-                Optional.of(Path.of("/tls/ca.crt")))), TlsOptions.files(options));
-        assertEquals(Optional.empty(), TlsOptions.files(parse(Map.of())));
+                Optional.of(Path.of("/tls/ca.crt")))), options.tlsFiles());
+        assertEquals(Optional.empty(), parse(Map.of()).tlsFiles());
     }
 
     @Test
