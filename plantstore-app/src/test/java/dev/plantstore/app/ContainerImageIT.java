@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -147,6 +148,52 @@ class ContainerImageIT {
         assertEquals("{\"name\":\"Monstera\",\"tag\":\"aroid\"}", created.body());
         HttpResponse<String> deleted = send(PlantRequests.delete(plants(api).resolve("/plants/1"), TOKEN));
         assertEquals(204, deleted.statusCode(), deleted.body());
+    }
+
+    /**
+     * As docs/reference.md's Kubernetes example mounts a {@code kubernetes.io/tls} secret: a read-only directory at
+     * {@code /tls} holding {@code tls.crt} and {@code tls.key}, readable by the image's user as a secret volume's
+     * files are (mode 0644), named by the variables.
+     */
+    @Test
+    void theImageServesTlsAndHttp2FromAMountedSecretDirectory() throws Exception {
+        Path secret = Files.createDirectories(work.resolve("tls-secret-" + UUID.randomUUID()));
+        TestPki pki = TestPki.ca(Files.createDirectories(work.resolve("tls-ca-" + UUID.randomUUID())), "image-ca");
+        TestPki.Pair pair = pki.issue("server", 4711, 30);
+        Files.copy(pair.cert(), secret.resolve("tls.crt"));
+        Files.copy(pair.key(), secret.resolve("tls.key"));
+        for (Path file : List.of(secret, secret.resolve("tls.crt"), secret.resolve("tls.key"))) {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(
+                    Files.isDirectory(file) ? "rwxr-xr-x" : "rw-r--r--"));
+        }
+        int api = Sockets.freePort();
+        String container = start(List.of("-p", "127.0.0.1:" + api + ":8080", "-v", secret + ":/tls:ro",
+                "-e", "PLANTSTORE_TOKENS=" + TOKEN, "-e", "PLANTSTORE_TLS_CERT_FILE=/tls/tls.crt",
+                "-e", "PLANTSTORE_TLS_KEY_FILE=/tls/tls.key"));
+        HttpClient https = HttpClient.newBuilder().sslContext(pki.clientContext())
+                .version(HttpClient.Version.HTTP_2).connectTimeout(Duration.ofSeconds(5)).build();
+        URI plants = URI.create("https://localhost:" + api + "/plants");
+        boolean serving = Poll.until(START_LIMIT, Duration.ofMillis(200), () -> {
+            if (!inspect("container", container, "{{.State.Running}}").equals("true")) {
+                throw new AssertionError(container + " exited: " + run(COMMAND_LIMIT, podman("logs", container)));
+            }
+            try {
+                return https.send(HttpRequest.newBuilder(plants.resolve("/health/live")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (IOException notYet) {
+                return false;
+            }
+        });
+        assertTrue(serving, "the image answers over TLS: " + run(COMMAND_LIMIT, podman("logs", container)));
+
+        HttpResponse<String> created = https.send(PlantRequests.create(plants, TOKEN,
+                "{\"id\": 1, \"name\": \"Monstera\"}").build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, created.statusCode(), created.body());
+        assertEquals(HttpClient.Version.HTTP_2, created.version());
+        assertEquals(4711, pki.servedSerial(api).intValue(), "the mounted certificate is the one served");
+        Result logs = run(COMMAND_LIMIT, podman("logs", container));
+        assertTrue((logs.out() + logs.err()).contains("https://"), "the start-up output names the https address: "
+                + logs);
     }
 
     @Test

@@ -107,6 +107,23 @@ class TlsIT {
         }
     }
 
+    @Test
+    void refusedTokensAreLimitedOverHttp2AsOverHttp11() throws Exception {
+        try (RunningJar jar = startWith(pair, "--auth-failure-limit", "1")) {
+            HttpClient client = HttpClient.newBuilder().sslContext(pki.clientContext())
+                    .version(HttpClient.Version.HTTP_2).build();
+            List<Integer> statuses = new ArrayList<>();
+            for (int attempt = 0; attempt < 2; attempt++) {
+                HttpResponse<String> refused = client.send(HttpRequest.newBuilder(jar.uri("/plants/1"))
+                        .header("Authorization", "Bearer not-the-tls-token").DELETE().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(HttpClient.Version.HTTP_2, refused.version());
+                statuses.add(refused.statusCode());
+            }
+            assertEquals(List.of(401, 429), statuses, "a second refused token within the window is limited");
+        }
+    }
+
     /** Jetty ends an idle HTTP/2 connection with GOAWAY on a stop: the stop does not wait for the client. */
     @Test
     void aStopWithAnIdleHttp2ConnectionOpenEndsAtOnce() throws Exception {
