@@ -13,9 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
@@ -41,36 +38,25 @@ final class ReloadingTls implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ReloadingTls.class.getName());
 
-    private final TlsFiles files;
     private final Clock clock;
     private final SslContextFactory.Server api = new SslContextFactory.Server();
     private final SslContextFactory.Server management = new SslContextFactory.Server();
-    private final ScheduledExecutorService watcher;
+    private final StableFileWatch<List<ByteBuffer>, TlsFiles.Read> watch;
     private volatile TlsFiles.Read current;
-    /** The files' contents as last read (or refused); a look that finds them so changes nothing. */
-    private List<ByteBuffer> lastRead;
-    /** Changed contents seen once, waiting for a second look that finds them the same. */
-    private Optional<List<ByteBuffer>> changed = Optional.empty();
     /** The certificate last warned about, so that its warning is written once. */
     private Optional<X509Certificate> warned = Optional.empty();
-    private boolean failing;
 
     private ReloadingTls(TlsFiles files, TlsFiles.Read first, List<ByteBuffer> firstLook, Clock clock,
                          Duration checkEvery) {
-        this.files = files;
         this.clock = clock;
         this.current = first;
-        this.lastRead = firstLook;
         use(api, first, true);
         use(management, first, false);
         warnIfExpiring();
-        this.watcher = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "plantstore-tls-files");
-            thread.setDaemon(true);
-            return thread;
-        });
-        watcher.scheduleWithFixedDelay(this::check, checkEvery.toNanos(), checkEvery.toNanos(),
-                TimeUnit.NANOSECONDS);
+        this.watch = new StableFileWatch<>("plantstore-tls-files", LOG,
+                new StableFileWatch.Wording<>("the TLS files", "are", "the key pair read before stays in use",
+                        "the files are still watched", read -> "new connections get certificate " + read.describe()),
+                firstLook, () -> look(files), files::read, this::reload, this::warnIfExpiring, checkEvery);
     }
 
     /** Reads the pair now, refusing it as start-up refuses, then watches its files every {@code checkEvery}. */
@@ -110,7 +96,7 @@ final class ReloadingTls implements AutoCloseable {
 
     @Override
     public void close() {
-        watcher.shutdownNow();
+        watch.close();
     }
 
     private double secondsLeft() {
@@ -127,57 +113,10 @@ final class ReloadingTls implements AutoCloseable {
         }
     }
 
-    /**
-     * One look at the files. Nothing it meets may end the schedule: the executor would cancel the task silently, and
-     * the pair in use would never change again. A failure is logged when it starts and when it ends.
-     */
-    private void check() {
-        try {
-            reloadIfChangedAndStable();
-            warnIfExpiring();
-            if (failing && changed.isEmpty()) {
-                failing = false;
-                LOG.log(System.Logger.Level.INFO, "checking the TLS files works again");
-            }
-        } catch (Throwable e) {
-            if (!failing) {
-                failing = true;
-                LOG.log(System.Logger.Level.ERROR, "checking the TLS files failed (" + e + "); the key pair read "
-                        + "before stays in use, and the files are still watched");
-            }
-        }
-    }
-
-    private void reloadIfChangedAndStable() throws Exception {
-        List<ByteBuffer> now = look(files);
-        if (now.equals(lastRead)) {
-            changed = Optional.empty();
-            return;
-        }
-        if (!Optional.of(now).equals(changed)) {
-            changed = Optional.of(now);
-            return;
-        }
-        changed = Optional.empty();
-        TlsFiles.Read read;
-        try {
-            read = files.read();
-        } catch (UsageException e) {
-            lastRead = now;
-            LOG.log(System.Logger.Level.WARNING, "the TLS files changed but are refused (" + e.getMessage()
-                    + "); the key pair read before stays in use");
-            return;
-        }
-        if (!look(files).equals(now)) {
-            // Changed again while they were read: what was read may be neither version; the next looks decide.
-            return;
-        }
+    private void reload(TlsFiles.Read read) throws Exception {
         api.reload(factory -> use((SslContextFactory.Server) factory, read, true));
         management.reload(factory -> use((SslContextFactory.Server) factory, read, false));
-        lastRead = now;
         current = read;
-        LOG.log(System.Logger.Level.INFO, "the TLS files changed: new connections get certificate "
-                + read.describe());
     }
 
     private void warnIfExpiring() {

@@ -6,9 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -38,30 +35,16 @@ final class ReloadingTokens implements TokenVerifier, AutoCloseable {
         TokenVerifier read() throws UsageException;
     }
 
-    private final Path file;
-    private final Reader reader;
     private final AtomicReference<TokenVerifier> current;
-    private final ScheduledExecutorService watcher;
-    /** The file as last read (or refused); a look that finds it so changes nothing. */
-    private Optional<PrivateFile.Look> lastRead;
-    /** A changed file seen once, waiting for a second look that finds it the same. */
-    private Optional<PrivateFile.Look> changed = Optional.empty();
-    /** Whether the last check failed unexpectedly: such a failure is logged when it starts and when it ends. */
-    private boolean failing;
+    private final StableFileWatch<Optional<PrivateFile.Look>, TokenVerifier> watch;
 
     private ReloadingTokens(Path file, Reader reader, TokenVerifier first, Optional<PrivateFile.Look> firstLook,
                             Duration checkEvery) {
-        this.file = file;
-        this.reader = reader;
         this.current = new AtomicReference<>(first);
-        this.lastRead = firstLook;
-        this.watcher = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "plantstore-tokens-file");
-            thread.setDaemon(true);
-            return thread;
-        });
-        watcher.scheduleWithFixedDelay(this::check, checkEvery.toNanos(), checkEvery.toNanos(),
-                TimeUnit.NANOSECONDS);
+        this.watch = new StableFileWatch<>("plantstore-tokens-file", LOG,
+                new StableFileWatch.Wording<>("tokens file " + file, "is", "the tokens read before stay in use",
+                        "the file is still watched", read -> "its tokens are in use"),
+                firstLook, () -> PrivateFile.look(file), reader::read, current::set, () -> { }, checkEvery);
     }
 
     /** Reads the tokens now, failing as start-up fails, then watches {@code file} every {@code checkEvery}. */
@@ -77,58 +60,6 @@ final class ReloadingTokens implements TokenVerifier, AutoCloseable {
 
     @Override
     public void close() {
-        watcher.shutdownNow();
-    }
-
-    /**
-     * One look at the file. Nothing it meets may end the schedule, an Error included: the executor would cancel the
-     * task silently, and the tokens in use would never change again. Running out of memory or a defect is a state,
-     * logged when it starts and when it ends, not at each look.
-     */
-    private void check() {
-        try {
-            reloadIfChangedAndStable();
-            // A look that only saw the file change is no success yet: the read it awaits may fail as before.
-            if (failing && changed.isEmpty()) {
-                failing = false;
-                LOG.log(System.Logger.Level.INFO, "checking tokens file " + file + " works again");
-            }
-        } catch (Throwable e) {
-            if (!failing) {
-                failing = true;
-                LOG.log(System.Logger.Level.ERROR, "checking tokens file " + file + " failed (" + e
-                        + "); the tokens read before stay in use, and the file is still watched");
-            }
-        }
-    }
-
-    /** Only the watcher's thread calls this. A failure other than a refusal leaves the file to be read again. */
-    private void reloadIfChangedAndStable() {
-        Optional<PrivateFile.Look> now = PrivateFile.look(file);
-        if (now.equals(lastRead)) {
-            changed = Optional.empty();
-            return;
-        }
-        if (!now.equals(changed)) {
-            changed = now;
-            return;
-        }
-        changed = Optional.empty();
-        TokenVerifier read;
-        try {
-            read = reader.read();
-        } catch (UsageException e) {
-            lastRead = now;
-            LOG.log(System.Logger.Level.WARNING, "tokens file " + file + " changed but is refused (" + e.getMessage()
-                    + "); the tokens read before stay in use");
-            return;
-        }
-        if (!PrivateFile.look(file).equals(now)) {
-            // Changed again while it was read: what was read may be neither version; the next looks decide.
-            return;
-        }
-        lastRead = now;
-        current.set(read);
-        LOG.log(System.Logger.Level.INFO, "tokens file " + file + " changed: its tokens are in use");
+        watch.close();
     }
 }

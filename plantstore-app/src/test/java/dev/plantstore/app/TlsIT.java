@@ -113,7 +113,7 @@ class TlsIT {
             HttpClient client = HttpClient.newBuilder().sslContext(pki.clientContext())
                     .version(HttpClient.Version.HTTP_2).build();
             List<Integer> statuses = new ArrayList<>();
-            for (int attempt = 0; attempt < 2; attempt++) {
+            for (int refusal = 0; refusal < 2; refusal++) {
                 HttpResponse<String> refused = client.send(HttpRequest.newBuilder(jar.uri("/plants/1"))
                         .header("Authorization", "Bearer not-the-tls-token").DELETE().build(),
                         HttpResponse.BodyHandlers.ofString());
