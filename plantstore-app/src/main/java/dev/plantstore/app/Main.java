@@ -193,7 +193,7 @@ public final class Main {
         management.ifPresent(m -> out.println("plantstore management on " + scheme
                 + hostForUrl(options.get(MANAGEMENT_HOST)) + ":" + m.port()));
         String url = scheme + hostForUrl(options.get(HOST)) + ":" + server.port();
-        generatedToken.ifPresent(token -> printGeneratedToken(out, token, url));
+        generatedToken.ifPresent(token -> printGeneratedToken(out, token, url, options.tlsFiles()));
         // Last, so that whoever waits for this line finds everything above it already printed.
         out.println("plantstore listening on " + url);
     }
@@ -283,16 +283,25 @@ public final class Main {
         return registry;
     }
 
-    private static void printGeneratedToken(Console out, String token, String url) {
+    private static void printGeneratedToken(Console out, String token, String url, Optional<TlsFiles> tls) {
         String local = url.replace("://0.0.0.0:", "://127.0.0.1:").replace("://[::]:", "://[::1]:");
+        // curl trusts the served certificate itself, so that the lines work with a self-signed one too.
+        String curl = tls.map(files -> "curl -i --cacert " + shellWord(files.cert().toString()) + " ")
+                .orElse("curl -i ");
         out.println("No token configured (PLANTSTORE_TOKENS or --tokens-file),"
                 + " so this run accepts one generated token:");
         out.println("  " + token);
-        out.println("Try it:");
-        out.println("  curl -i -X POST " + local + "/plants -H 'Authorization: Bearer " + token + "' \\");
+        out.println("Try it" + (tls.flatMap(TlsFiles::clientCa).isPresent()
+                ? ", adding curl's --cert and --key for a client certificate:" : ":"));
+        out.println("  " + curl + "-X POST " + local + "/plants -H 'Authorization: Bearer " + token + "' \\");
         out.println("       -H 'Content-Type: application/json'"
                 + " -d '{\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}'");
-        out.println("  curl -i -X DELETE " + local + "/plants/1 -H 'Authorization: Bearer " + token + "'");
+        out.println("  " + curl + "-X DELETE " + local + "/plants/1 -H 'Authorization: Bearer " + token + "'");
+    }
+
+    /** {@code text} as one word for a POSIX shell: as it is when nothing in it is special, else single-quoted. */
+    private static String shellWord(String text) {
+        return text.matches("[A-Za-z0-9/._+:,=@%-]+") ? text : "'" + text.replace("'", "'\\''") + "'";
     }
 
     private static String hostForUrl(String host) {

@@ -88,6 +88,23 @@ class TlsIT {
         }
     }
 
+    /** The lines printed with a generated token, run by a shell as printed, create and delete over TLS. */
+    @Test
+    void theTryItLinesOfAGeneratedTokenWorkOverTls() throws Exception {
+        List<String> args = List.of("--store", "memory", "--tls-cert-file", pair.cert().toString(), "--tls-key-file",
+                pair.key().toString());
+        try (RunningJar jar = RunningJar.start(dir, Map.of(), args.toArray(String[]::new))) {
+            String output = jar.outputSoFar();
+            String tryIt = output.substring(output.indexOf("Try it:\n") + "Try it:\n".length(),
+                    output.indexOf("plantstore listening on"));
+            assertTrue(tryIt.contains("--cacert " + pair.cert()), output);
+            RunningJar.Completed ran = TestPki.run(dir, "bash", "-c", "set -e\n" + tryIt);
+            assertEquals(0, ran.exitCode(), ran.stdout());
+            assertTrue(ran.stdout().contains("HTTP/2 200"), ran.stdout());
+            assertTrue(ran.stdout().contains("HTTP/2 204"), ran.stdout());
+        }
+    }
+
     /** Two of the hostile-client rules on HTTP/2 streams: the body limit, and the body that arrives too slowly. */
     @Test
     void theBodyLimitAndTheSlowBodyRuleHoldOverHttp2() throws Exception {

@@ -119,7 +119,7 @@ public final class PlantStoreServer implements AutoCloseable {
     }
 
     /** As above, with {@code connectors} choosing how it listens, when it should not be Javalin's plain HTTP. */
-    private static Javalin create(PlantStoreApi api, Duration stopTimeout, BooleanSupplier ready, ClientLimits limits,
+    static Javalin create(PlantStoreApi api, Duration stopTimeout, BooleanSupplier ready, ClientLimits limits,
                                   Consumer<JavalinConfig> connectors) {
         Objects.requireNonNull(api, "null api");
         return Javalin.create(config -> {

@@ -21,6 +21,7 @@ import java.net.http.HttpRequest.BodyPublishers;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -85,6 +86,7 @@ class AuthenticationTest {
                 assertEquals(200, createWithAuthorization(client, scheme + TOKEN).code()));
     }
 
+    @Tag(TestTransport.HTTP1_SOCKET)
     @Test
     void authenticationRunsBeforeTheBodyIsReadOrValidated() {
         withServer(store, (server, client) -> {

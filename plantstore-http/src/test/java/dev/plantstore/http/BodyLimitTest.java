@@ -14,6 +14,7 @@ import java.net.http.HttpRequest.BodyPublisher;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 class BodyLimitTest {
@@ -44,6 +45,7 @@ class BodyLimitTest {
         });
     }
 
+    @Tag(TestTransport.HTTP1_SOCKET)
     @Test
     void bodyOverTheDefault64KiBWithContentLengthIs413() {
         withServer(TestApi.api(store), (server, client) -> {

@@ -13,6 +13,7 @@ import dev.plantstore.testkit.ErrorResponses;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -64,6 +65,7 @@ class ContentTypeTest {
     }
 
     /** Raw, because the JDK client folds two values of one header into one line. */
+    @Tag(TestTransport.HTTP1_SOCKET)
     @ParameterizedTest(name = "then Content-Type: {0}")
     @ValueSource(strings = {"text/plain", "application/json"})
     void twoContentTypeHeadersAre400LikeTwoAuthorizationHeaders(String second) {

@@ -47,13 +47,31 @@ final class ContractCheckingHttpClient extends HttpClient {
                     .build())
             .build();
 
-    private final HttpClient delegate = HttpClient.newHttpClient();
+    private final HttpClient delegate;
+    private final boolean onlyHttp2;
+
+    ContractCheckingHttpClient() {
+        this(HttpClient.newHttpClient(), false);
+    }
+
+    /**
+     * Sends through {@code delegate}; with {@code onlyHttp2}, an exchange answered over another version fails the
+     * test, so that a suite meant to run over HTTP/2 cannot pass over HTTP/1.1 unnoticed.
+     */
+    ContractCheckingHttpClient(HttpClient delegate, boolean onlyHttp2) {
+        this.delegate = delegate;
+        this.onlyHttp2 = onlyHttp2;
+    }
 
     @Override
     public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler)
             throws IOException, InterruptedException {
         byte[] requestBody = bodyOf(request);
         HttpResponse<byte[]> response = delegate.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        if (onlyHttp2 && response.version() != Version.HTTP_2) {
+            throw new AssertionError(request.method() + " " + request.uri() + " was answered over "
+                    + response.version() + ", not HTTP/2");
+        }
         check(request, requestBody, response);
         return new ConvertedResponse<>(response, convert(response, handler));
     }

@@ -15,6 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** With a registry given, requests, refusals, store operations and Jetty are measured, by route template only. */
@@ -52,6 +53,7 @@ class MetricsTest {
         assertFalse(scrape.contains("/plants/1") || scrape.contains("/nowhere"), () -> "no raw path:\n" + scrape);
     }
 
+    @Tag(TestTransport.HTTP1_SOCKET)
     @Test
     void refusedRequestsAreCountedByReason() throws Exception {
         var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

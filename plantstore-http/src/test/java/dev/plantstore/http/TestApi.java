@@ -28,10 +28,10 @@ final class TestApi {
      * Every exchange checked against openapi.yaml; no cookie clearing (the API sets none); no log capture, since
      * Javalin's would swallow what {@link LogCapture} reads.
      */
-    private static final TestConfig CONTRACT_CHECKED = new TestConfig(false, false, new ContractCheckingHttpClient());
+    private static final java.net.http.HttpClient RAW_CLIENT = TestTransport.client();
+    private static final TestConfig CONTRACT_CHECKED = new TestConfig(false, false, RAW_CLIENT);
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final java.net.http.HttpClient RAW_CLIENT = new ContractCheckingHttpClient();
 
     private TestApi() {
     }
@@ -40,10 +40,22 @@ final class TestApi {
         return PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(TOKEN)));
     }
 
-    /** Runs the test against the standalone server's application on a free port. */
+    /**
+     * Runs the test against the standalone server's application on a free port, over the protocol
+     * {@link TestTransport} names.
+     */
     static void withServer(PlantStoreApi api, TestCase test) {
+        if (!TestTransport.HTTP2) {
+            JavalinTest.test(PlantStoreServer.create(api, java.time.Duration.ZERO, api.store()::isAvailable,
+                    ClientLimits.defaults()), CONTRACT_CHECKED, test);
+            return;
+        }
         JavalinTest.test(PlantStoreServer.create(api, java.time.Duration.ZERO, api.store()::isAvailable,
-                ClientLimits.defaults()), CONTRACT_CHECKED, test);
+                ClientLimits.defaults(), config -> TlsConnector.serve(config, TestTransport.serverKeys(), "localhost",
+                        0)), CONTRACT_CHECKED, (server, client) -> {
+                            client.setOrigin("https://localhost:" + server.port());
+                            test.accept(server, client);
+                        });
     }
 
     static void withServer(PlantStore store, TestCase test) {
