@@ -1,5 +1,6 @@
 package dev.plantstore.app;
 
+import dev.plantstore.core.threads.DaemonThreads;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -46,11 +47,8 @@ final class Console {
         var logLines = new LogLines(buffer, format, timestamps);
         LogLines.use(logLines);
         routeJavaUtilLogging();
-        ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "plantstore-console-flush");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
+                DaemonThreads.named("plantstore-console-flush"));
         flusher.scheduleWithFixedDelay(printed::flushNow, FLUSH_INTERVAL_MILLIS, FLUSH_INTERVAL_MILLIS,
                 TimeUnit.MILLISECONDS);
         return new Console(new PrintStream(buffer, false, StandardCharsets.UTF_8), logLines);

@@ -1,5 +1,6 @@
 package dev.plantstore.app;
 
+import dev.plantstore.core.threads.DaemonThreads;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -74,11 +75,7 @@ final class StableFileWatch<L, T> implements AutoCloseable {
         this.use = use;
         this.afterEachLook = afterEachLook;
         this.lastRead = firstLook;
-        this.watcher = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, threadName);
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.watcher = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named(threadName));
         watcher.scheduleWithFixedDelay(this::check, every.toNanos(), every.toNanos(), TimeUnit.NANOSECONDS);
     }
 

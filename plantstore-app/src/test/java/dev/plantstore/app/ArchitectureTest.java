@@ -59,6 +59,25 @@ class ArchitectureTest {
         assertEquals(List.of(), circles, "classes that use each other, directly or through others");
     }
 
+    /**
+     * The server's background threads come from {@code DaemonThreads}, so that each is a named daemon; the shutdown
+     * hook's thread is the one other, which the runtime starts. The test kit's servers are not the server's threads.
+     */
+    @Test
+    void theServersThreadsAreMadeByDaemonThreadsAlone() throws IOException {
+        List<String> makers = new ArrayList<>();
+        for (String module : List.of("core", "sqlite", "http", "webhooks", "oidc", "app")) {
+            try (Stream<Path> files = Files.walk(ROOT.resolve("plantstore-" + module + "/src/main/java"))) {
+                for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+                    if (Files.readString(file).contains("new Thread(")) {
+                        makers.add(file.getFileName().toString());
+                    }
+                }
+            }
+        }
+        assertEquals(List.of("DaemonThreads.java", "ShutdownHook.java"), makers.stream().sorted().toList());
+    }
+
     @Test
     void thePagesDiagramHasExactlyThePackagesUsesOfEachOther() throws IOException {
         Matcher diagram = DIAGRAM.matcher(Files.readString(PAGE));

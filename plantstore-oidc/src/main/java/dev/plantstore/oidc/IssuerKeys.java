@@ -8,6 +8,7 @@ import com.nimbusds.jose.jwk.source.JWKSetRetrievalException;
 import com.nimbusds.jose.jwk.source.JWKSetSource;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jose.util.JSONObjectUtils;
+import dev.plantstore.core.threads.DaemonThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -30,7 +31,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -102,7 +102,8 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
     private final Duration requestTimeout;
     private final Duration minFetchInterval;
     private final Clock clock;
-    private final ExecutorService exchanges = Executors.newCachedThreadPool(daemonThreads("plantstore-oidc-fetch"));
+    private final ExecutorService exchanges =
+            Executors.newCachedThreadPool(DaemonThreads.named("plantstore-oidc-fetch"));
     /**
      * No redirect is followed: the metadata and the keys come from the addresses the issuer names, nowhere else.
      * HTTP/1.1 only: what a server sends beyond what is read then mostly waits in the kernel's buffers, while over
@@ -319,14 +320,6 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
         String message = e.getMessage();
         return e instanceof IssuerException ? message
                 : e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
-    }
-
-    static ThreadFactory daemonThreads(String name) {
-        return task -> {
-            Thread thread = new Thread(task, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /** The provider answered, but not with what an issuer must publish. */

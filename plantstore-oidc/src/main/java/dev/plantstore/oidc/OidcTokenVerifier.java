@@ -18,6 +18,7 @@ import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.Verification;
 import dev.plantstore.core.Verification.Reason;
+import dev.plantstore.core.threads.DaemonThreads;
 import java.net.URI;
 import java.security.Key;
 import java.text.ParseException;
@@ -116,7 +117,7 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
         this.clockSkew = clockSkew;
         this.clock = clock;
         this.keys = new IssuerKeys(issuer, REQUEST_TIMEOUT, minFetchInterval, clock);
-        this.refresher = Executors.newSingleThreadScheduledExecutor(IssuerKeys.daemonThreads("plantstore-oidc-keys"));
+        this.refresher = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("plantstore-oidc-keys"));
         long timeout = REQUEST_TIMEOUT.toMillis();
         // The cached keys live long enough for the scheduled refresh keyRefresh after a fetch to take its time, and a
         // token coming after that (the refresh did not happen) refreshes them in the background too. The fetch limit is
