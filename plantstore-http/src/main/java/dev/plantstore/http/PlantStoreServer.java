@@ -111,14 +111,10 @@ public final class PlantStoreServer implements AutoCloseable {
     }
 
     /**
-     * The application {@link #start} runs, not yet started, ready when {@code ready} says so, so that in-process tests
-     * can start it with javalin-testtools.
+     * The application {@link #start} runs, not yet started, ready when {@code ready} says so, listening as
+     * {@code connectors} sets (Javalin's plain HTTP when they set nothing); in-process tests start it with
+     * javalin-testtools.
      */
-    static Javalin create(PlantStoreApi api, Duration stopTimeout, BooleanSupplier ready, ClientLimits limits) {
-        return create(api, stopTimeout, ready, limits, config -> { });
-    }
-
-    /** As above, with {@code connectors} choosing how it listens, when it should not be Javalin's plain HTTP. */
     static Javalin create(PlantStoreApi api, Duration stopTimeout, BooleanSupplier ready, ClientLimits limits,
                                   Consumer<JavalinConfig> connectors) {
         Objects.requireNonNull(api, "null api");

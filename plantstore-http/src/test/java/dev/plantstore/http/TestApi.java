@@ -24,11 +24,12 @@ final class TestApi {
     static final String TOKEN = "s3cret-Token_for.tests";
     static final String BEARER = "Bearer " + TOKEN;
 
+    private static final java.net.http.HttpClient RAW_CLIENT = TestTransport.client();
+
     /**
      * Every exchange checked against openapi.yaml; no cookie clearing (the API sets none); no log capture, since
      * Javalin's would swallow what {@link LogCapture} reads.
      */
-    private static final java.net.http.HttpClient RAW_CLIENT = TestTransport.client();
     private static final TestConfig CONTRACT_CHECKED = new TestConfig(false, false, RAW_CLIENT);
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -45,17 +46,11 @@ final class TestApi {
      * {@link TestTransport} names.
      */
     static void withServer(PlantStoreApi api, TestCase test) {
-        if (!TestTransport.HTTP2) {
-            JavalinTest.test(PlantStoreServer.create(api, java.time.Duration.ZERO, api.store()::isAvailable,
-                    ClientLimits.defaults()), CONTRACT_CHECKED, test);
-            return;
-        }
         JavalinTest.test(PlantStoreServer.create(api, java.time.Duration.ZERO, api.store()::isAvailable,
-                ClientLimits.defaults(), config -> TlsConnector.serve(config, TestTransport.serverKeys(), "localhost",
-                        0)), CONTRACT_CHECKED, (server, client) -> {
-                            client.setOrigin("https://localhost:" + server.port());
-                            test.accept(server, client);
-                        });
+                ClientLimits.defaults(), TestTransport::listen), CONTRACT_CHECKED, (server, client) -> {
+                    TestTransport.aim(client, server.port());
+                    test.accept(server, client);
+                });
     }
 
     static void withServer(PlantStore store, TestCase test) {

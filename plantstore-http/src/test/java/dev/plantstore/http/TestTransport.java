@@ -1,5 +1,6 @@
 package dev.plantstore.http;
 
+import io.javalin.config.JavalinConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -46,8 +47,22 @@ final class TestTransport {
                 .build(), true);
     }
 
-    /** The server's key pair, for {@link TlsConnector#serve}; a new factory per server, since Jetty starts it. */
-    static SslContextFactory.Server serverKeys() {
+    /** Sets how a server listens: Javalin's plain HTTP as it is, or TLS with HTTP/2 on a free port. */
+    static void listen(JavalinConfig config) {
+        if (HTTP2) {
+            TlsConnector.serve(config, serverKeys(), "localhost", 0);
+        }
+    }
+
+    /** Points a testtools client at the server on {@code port} with the scheme {@link #listen} chose. */
+    static void aim(io.javalin.testtools.HttpClient client, int port) {
+        if (HTTP2) {
+            client.setOrigin("https://localhost:" + port);
+        }
+    }
+
+    /** The server's key pair; a new factory per server, since Jetty starts and stops it with the server. */
+    private static SslContextFactory.Server serverKeys() {
         var keys = new SslContextFactory.Server();
         keys.setKeyStore(KeyPair.INSTANCE.keyStore);
         keys.setKeyStorePassword(new String(PASSWORD));
