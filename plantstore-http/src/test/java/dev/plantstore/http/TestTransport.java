@@ -1,15 +1,12 @@
 package dev.plantstore.http;
 
+import dev.plantstore.testkit.LocalhostKeys;
 import io.javalin.config.JavalinConfig;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -31,8 +28,6 @@ final class TestTransport {
      */
     static final String HTTP1_SOCKET = "http1-socket";
 
-    private static final char[] PASSWORD = "test-only".toCharArray();
-
     private TestTransport() {
     }
 
@@ -43,7 +38,7 @@ final class TestTransport {
         }
         return new ContractCheckingHttpClient(HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_2)
-                .sslContext(KeyPair.INSTANCE.clientTrust)
+                .sslContext(Keys.CLIENT_TRUST)
                 .build(), true);
     }
 
@@ -64,49 +59,39 @@ final class TestTransport {
     /** The server's key pair; a new factory per server, since Jetty starts and stops it with the server. */
     private static SslContextFactory.Server serverKeys() {
         var keys = new SslContextFactory.Server();
-        keys.setKeyStore(KeyPair.INSTANCE.keyStore);
-        keys.setKeyStorePassword(new String(PASSWORD));
+        keys.setKeyStore(Keys.LOCALHOST.keyStore());
+        keys.setKeyStorePassword(new String(Keys.LOCALHOST.password()));
         return keys;
     }
 
-    /** A self-signed certificate for localhost, made once per test run by the JDK's keytool: no key is committed. */
-    private static final class KeyPair {
+    /** One key pair for the whole run, made when the first server over HTTP/2 needs it. */
+    private static final class Keys {
 
-        static final KeyPair INSTANCE = new KeyPair();
+        static final LocalhostKeys LOCALHOST = make();
 
-        final KeyStore keyStore;
-        final SSLContext clientTrust;
+        static final SSLContext CLIENT_TRUST = trusting(LOCALHOST.keyStore());
 
-        private KeyPair() {
+        private static LocalhostKeys make() {
             try {
-                Path directory = Files.createTempDirectory("plantstore-test-tls");
-                Path file = directory.resolve("localhost.p12");
-                Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool")
-                        .toString(), "-genkeypair", "-alias", "localhost", "-keyalg", "EC", "-groupname", "secp256r1",
-                        "-validity", "2", "-dname", "CN=localhost", "-ext", "san=dns:localhost,ip:127.0.0.1",
-                        "-storetype", "PKCS12", "-keystore", file.toString(), "-storepass", new String(PASSWORD))
-                        .redirectErrorStream(true)
-                        .start();
-                String output = new String(keytool.getInputStream().readAllBytes());
-                if (!keytool.waitFor(60, TimeUnit.SECONDS) || keytool.exitValue() != 0) {
-                    throw new IllegalStateException("keytool failed: " + output);
-                }
-                keyStore = KeyStore.getInstance("PKCS12");
-                try (InputStream in = Files.newInputStream(file)) {
-                    keyStore.load(in, PASSWORD);
-                }
-                Files.delete(file);
-                Files.delete(directory);
-                var trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-                trust.init(keyStore);
-                clientTrust = SSLContext.getInstance("TLS");
-                clientTrust.init(null, trust.getTrustManagers(), null);
+                return LocalhostKeys.make();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (GeneralSecurityException e) {
                 throw new IllegalStateException(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+
+        private static SSLContext trusting(KeyStore keyStore) {
+            try {
+                var trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                trust.init(keyStore);
+                SSLContext context = SSLContext.getInstance("TLS");
+                context.init(null, trust.getTrustManagers(), null);
+                return context;
+            } catch (GeneralSecurityException e) {
                 throw new IllegalStateException(e);
             }
         }

@@ -7,17 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.testkit.LocalhostKeys;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.ScriptedReceiver;
 import dev.plantstore.testkit.ScriptedReceiver.Answer;
 import dev.plantstore.testkit.ScriptedReceiver.Then;
 import dev.plantstore.testkit.Sockets;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,14 +24,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The HTTP/1.1 connections that carry webhooks, against a receiver whose every byte the test decides. */
 class JettyTransportTest {
@@ -242,21 +238,11 @@ class JettyTransportTest {
     }
 
     @Test
-    void httpsIsSpokenToACertificateTheClientTrustsAndOnlyToIt(@TempDir Path directory) throws Exception {
-        char[] password = "changeit".toCharArray();
-        Path keys = directory.resolve("receiver.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "receiver", "-keyalg", "EC", "-dname", "CN=localhost",
-                "-ext", "SAN=dns:localhost", "-validity", "2", "-storetype", "PKCS12",
-                "-keystore", keys.toString(), "-storepass", "changeit").redirectErrorStream(true).start();
-        assertTrue(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0,
-                new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keys)) {
-            store.load(in, password);
-        }
+    void httpsIsSpokenToACertificateTheClientTrustsAndOnlyToIt() throws Exception {
+        LocalhostKeys keys = LocalhostKeys.make();
+        KeyStore store = keys.keyStore();
         var keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keyManagers.init(store, password);
+        keyManagers.init(store, keys.password());
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(keyManagers.getKeyManagers(), null, null);
         var receiver = closed(new ScriptedReceiver(context.getServerSocketFactory()));
