@@ -61,6 +61,18 @@ final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactor
         return new EagerContentHandler(new BodyBeforeHandler(maxBodyBytes, minBytesPerSecond, admitted));
     }
 
+    /**
+     * Whether a body of which {@code bytes} have arrived so far is too slow: past the grace period, below the minimum
+     * rate averaged since the request began. A minimum of zero or less lets any pace through.
+     */
+    static boolean slowerThanTheMinimum(Request request, long bytes, long minBytesPerSecond) {
+        if (minBytesPerSecond <= 0) {
+            return false;
+        }
+        long elapsed = NanoTime.since(request.getBeginNanoTime());
+        return elapsed > GRACE_NANOS && bytes < minBytesPerSecond * (elapsed - GRACE_NANOS) / 1_000_000_000L;
+    }
+
     @Override
     public String getApplicableMimeType() {
         return null;
@@ -108,7 +120,7 @@ final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactor
             while (true) {
                 Content.Chunk chunk = request.read();
                 if (chunk == null) {
-                    if (tooSlow(request)) {
+                    if (slowerThanTheMinimum(request, size, minBytesPerSecond)) {
                         handOn(onDemand, Content.Chunk.from(new TimeoutException(
                                 "request body arrived slower than " + minBytesPerSecond + " bytes/s"), true));
                     } else {
@@ -135,13 +147,6 @@ final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactor
             }
         }
 
-        private boolean tooSlow(Request request) {
-            if (minBytesPerSecond <= 0) {
-                return false;
-            }
-            long elapsed = NanoTime.since(request.getBeginNanoTime());
-            return elapsed > GRACE_NANOS && size < minBytesPerSecond * (elapsed - GRACE_NANOS) / 1_000_000_000L;
-        }
 
         private void append(ByteBuffer buffer) {
             int wanted = Math.min(buffer.remaining(), maxBodyBytes + 1 - size);

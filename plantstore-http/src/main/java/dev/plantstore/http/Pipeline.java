@@ -87,7 +87,10 @@ final class Pipeline {
                     "501 for a Transfer-Encoding other than chunked, before anything reads the body",
                     assembly -> assembly.handlers.add(new TransferCodings())),
             new Step(Layer.JETTY, "BodyBeforeHandler", WITH_LIMITS,
-                    "an admitted create's body, read ahead without a thread; asks BearerAuth (12)",
+                    "an admitted create's body, read ahead without a thread; asks BearerAuth (12); over HTTP/2, "
+                            + "the rest of a body within the limit that the answer did not need is read and dropped "
+                            + "before the exchange ends (UnreadBodyDrain), so a refusal ends its stream without a "
+                            + "reset",
                     Pipeline::readAhead),
             new Step(Layer.JETTY, "RequestIds", EnumSet.allOf(Audience.class),
                     "X-Request-Id on the response, requestId in the MDC, for everything inside",
@@ -250,8 +253,10 @@ final class Pipeline {
         BearerAuth auth = assembly.auth();
         Predicate<Request> admittedCreate = request -> PlantRoutes.isCreate(request)
                 && auth.decisionFor(Exchange.of(request)) instanceof Credentials.Admitted;
-        assembly.handlers.add(BodyBeforeHandler.handler(assembly.api().maxBodyBytes(),
-                assembly.target.limits().orElseThrow().minBodyBytesPerSecond(), admittedCreate));
+        int maxBodyBytes = assembly.api().maxBodyBytes();
+        long minBytesPerSecond = assembly.target.limits().orElseThrow().minBodyBytesPerSecond();
+        assembly.handlers.add(new UnreadBodyDrain(maxBodyBytes, minBytesPerSecond));
+        assembly.handlers.add(BodyBeforeHandler.handler(maxBodyBytes, minBytesPerSecond, admittedCreate));
     }
 
     /** One before-handler per path, not one per concern: Javalin matches each against the path on every request. */

@@ -45,8 +45,20 @@ final class TestTransport {
     /** Sets how a server listens: Javalin's plain HTTP as it is, or TLS with HTTP/2 on a free port. */
     static void listen(JavalinConfig config) {
         if (HTTP2) {
-            TlsConnector.serve(config, serverKeys(), "localhost", 0);
+            listenOverTls(config);
         }
+    }
+
+    /** TLS with HTTP/2 beside HTTP/1.1 on a free port, whatever the run. */
+    static void listenOverTls(JavalinConfig config) {
+        TlsConnector.serve(config, serverKeys(), "localhost", 0);
+    }
+
+    /** What a Jetty client needs to trust the servers {@link #listenOverTls} starts. */
+    static SslContextFactory.Client jettyClientTrust() {
+        var trust = new SslContextFactory.Client();
+        trust.setTrustStore(Keys.LOCALHOST.keyStore());
+        return trust;
     }
 
     /** Points a testtools client at the server on {@code port} with the scheme {@link #listen} chose. */

@@ -1,0 +1,122 @@
+package dev.plantstore.http;
+
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Invocable;
+
+/**
+ * Over HTTP/2, reads and drops whatever of a request body its answer did not need (a refused token is answered before
+ * the body is read), so that the stream ends cleanly once the client has sent it all.
+ *
+ * <p>Why: an exchange that completes while its request body is still arriving is reset by Jetty with CANCEL, and
+ * RFC 9113 §8.1 allows a server that answered early only NO_ERROR there. A client that takes any other reset as a
+ * failure (the JDK's own client from JDK 25 on) then reports the reset instead of the answer it already has. Over
+ * HTTP/1.1 nothing is needed: Jetty closes the connection after such an answer, as every client expects.
+ *
+ * <p>Only a body within the limit is read, and only as fast as the slow-body rule asks: one declared or grown over the
+ * limit, too slow, or failed is left to Jetty's reset, so a refused client costs no more than an admitted one.
+ */
+final class UnreadBodyDrain extends Handler.Wrapper {
+
+    private final int maxBodyBytes;
+    private final long minBytesPerSecond;
+
+    UnreadBodyDrain(int maxBodyBytes, long minBytesPerSecond) {
+        this.maxBodyBytes = maxBodyBytes;
+        this.minBytesPerSecond = minBytesPerSecond;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if (request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2
+                || request.getLength() > maxBodyBytes) {
+            return super.handle(request, response, callback);
+        }
+        return super.handle(new DrainedLater(request), response, new Drain(request, callback));
+    }
+
+    /**
+     * The request as the handlers see it. Jetty's servlet layer, answering, consumes what has arrived of an unread
+     * body and, when that is not all, marks the stream to be reset at the end; here it consumes what has arrived and
+     * leaves the rest to {@link Drain}.
+     */
+    private static final class DrainedLater extends Request.Wrapper {
+
+        DrainedLater(Request request) {
+            super(request);
+        }
+
+        @Override
+        public boolean consumeAvailable() {
+            while (true) {
+                Content.Chunk chunk = read();
+                if (chunk == null) {
+                    return false;
+                }
+                chunk.release();
+                if (chunk.isLast()) {
+                    return chunk.getFailure() == null;
+                }
+            }
+        }
+    }
+
+    /** Completes the exchange once the rest of the body has been read, or once it need not be any more. */
+    private final class Drain implements Callback, Invocable.Task {
+
+        private final Request request;
+        private final Callback completion;
+        private long drained;
+
+        Drain(Request request, Callback completion) {
+            this.request = request;
+            this.completion = completion;
+        }
+
+        @Override
+        public void succeeded() {
+            drain();
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            completion.failed(failure);
+        }
+
+        /** Jetty calls this, on whatever thread, when more of the body has arrived or the connection failed. */
+        @Override
+        public void run() {
+            drain();
+        }
+
+        @Override
+        public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING;
+        }
+
+        private void drain() {
+            while (true) {
+                Content.Chunk chunk = request.read();
+                if (chunk == null) {
+                    if (BodyBeforeHandler.slowerThanTheMinimum(request, drained, minBytesPerSecond)) {
+                        completion.succeeded();
+                    } else {
+                        request.demand(this);
+                    }
+                    return;
+                }
+                boolean ended = chunk.isLast() || chunk.getFailure() != null;
+                drained += chunk.remaining();
+                chunk.release();
+                if (ended || drained > maxBodyBytes) {
+                    completion.succeeded();
+                    return;
+                }
+            }
+        }
+    }
+}
