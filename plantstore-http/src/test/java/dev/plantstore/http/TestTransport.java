@@ -23,8 +23,8 @@ final class TestTransport {
 
     /**
      * The tag of a test that writes HTTP/1.1 on a plain socket ({@link RawHttp}), so that it cannot run over HTTP/2:
-     * the HTTP/2 run leaves it out. TlsIT holds the HTTP/2 counterparts of those that matter there (a body over the
-     * limit refused before it is sent).
+     * the HTTP/2 run leaves it out. Their HTTP/2 counterparts, frame by frame, are {@link Http2HostileClientTest} and
+     * {@link Http2EarlyAnswerTest}, and TlsIT's against the jar (a body over the limit refused before it is sent).
      */
     static final String HTTP1_SOCKET = "http1-socket";
 
