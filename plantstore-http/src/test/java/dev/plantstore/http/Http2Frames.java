@@ -17,6 +17,7 @@ import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http2.HTTP2Connection;
+import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.client.HTTP2Client;
@@ -25,6 +26,7 @@ import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.eclipse.jetty.http2.frames.HeadersFrame;
 import org.eclipse.jetty.http2.frames.PingFrame;
 import org.eclipse.jetty.http2.frames.ResetFrame;
+import org.eclipse.jetty.http2.frames.SettingsFrame;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.Connector;
@@ -47,14 +49,24 @@ final class Http2Frames implements AutoCloseable {
     private final CompletableFuture<GoAwayFrame> goAway = new CompletableFuture<>();
     private final AtomicReference<CompletableFuture<Void>> pingAnswer = new AtomicReference<>();
 
-    private Http2Frames(Javalin server, Server jetty) throws Exception {
+    private Http2Frames(Javalin server, Server jetty, boolean obeyStreamLimit) throws Exception {
         this.server = server;
         this.jetty = jetty;
         client = new HTTP2Client();
         client.getClientConnector().setSslContextFactory(TestTransport.jettyClientTrust());
         client.start();
+        var settings = new CompletableFuture<Void>();
         session = client.connect(client.getClientConnector().getSslContextFactory(),
                 new InetSocketAddress("localhost", server.port()), new Session.Listener() {
+                    @Override
+                    public void onSettings(Session session, SettingsFrame frame) {
+                        if (!obeyStreamLimit) {
+                            // Jetty's client, having just applied the server's limit, would refuse to exceed it.
+                            ((HTTP2Session) session).setMaxLocalStreams(-1);
+                        }
+                        settings.complete(null);
+                    }
+
                     @Override
                     public void onPing(Session session, PingFrame frame) {
                         CompletableFuture<Void> waiting = pingAnswer.get();
@@ -68,10 +80,16 @@ final class Http2Frames implements AutoCloseable {
                         goAway.complete(frame);
                     }
                 }).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        settings.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     }
 
     /** Starts the standalone server over {@code store} with TLS and HTTP/2, and connects to it. */
     static Http2Frames connect(PlantStore store) throws Exception {
+        return connect(store, true);
+    }
+
+    /** As {@link #connect(PlantStore)}, opening streams beyond the limit the server announces if told to. */
+    static Http2Frames connect(PlantStore store, boolean obeyStreamLimit) throws Exception {
         var jetty = new AtomicReference<Server>();
         Javalin server = PlantStoreServer.create(TestApi.api(store), Duration.ZERO, store::isAvailable,
                 ClientLimits.defaults(), config -> {
@@ -79,7 +97,7 @@ final class Http2Frames implements AutoCloseable {
                     config.jetty.modifyServer(jetty::set);
                 }).start();
         try {
-            return new Http2Frames(server, jetty.get());
+            return new Http2Frames(server, jetty.get(), obeyStreamLimit);
         } catch (Exception e) {
             server.stop();
             throw e;
@@ -156,6 +174,7 @@ final class Http2Frames implements AutoCloseable {
 
         final List<Integer> resets = new CopyOnWriteArrayList<>();
         private final CompletableFuture<Integer> answered = new CompletableFuture<>();
+        private final CompletableFuture<Integer> firstReset = new CompletableFuture<>();
         private final ByteArrayOutputStream body = new ByteArrayOutputStream();
         private Stream stream;
         private volatile int status;
@@ -178,6 +197,11 @@ final class Http2Frames implements AutoCloseable {
         /** The answer's status, once the answer has ended. */
         int awaitStatus() throws Exception {
             return answered.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        }
+
+        /** The error code of the first RST_STREAM the server sent on this stream, once one has arrived. */
+        int awaitReset() throws Exception {
+            return firstReset.get(WAIT.toSeconds(), TimeUnit.SECONDS);
         }
 
         /** The answer's body, once the answer has ended. */
@@ -224,6 +248,7 @@ final class Http2Frames implements AutoCloseable {
         @Override
         public void onReset(Stream stream, ResetFrame frame, Callback callback) {
             resets.add(frame.getError());
+            firstReset.complete(frame.getError());
             callback.succeeded();
         }
     }
