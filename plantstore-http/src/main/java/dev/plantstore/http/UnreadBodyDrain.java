@@ -12,9 +12,10 @@ import org.eclipse.jetty.util.thread.Invocable;
  * Over HTTP/2, reads and drops whatever of a request body its answer did not need (a refused token is answered before
  * the body is read), so that the stream ends cleanly once the client has sent it all.
  *
- * <p>Why: an exchange that completes while its request body is still arriving is reset by Jetty with CANCEL, and
- * RFC 9113 §8.1 allows a server that answered early only NO_ERROR there. A client that takes any other reset as a
- * failure (the JDK's own client from JDK 25 on) then reports the reset instead of the answer it already has. Over
+ * <p>Why: an exchange that completes while its request body is still arriving is reset by Jetty with CANCEL, where
+ * RFC 9113 §8.1 has a server that answered early ask the client to stop "without error" (NO_ERROR). A client that
+ * takes any other reset as a failure (the JDK's own client from JDK 25 on) reports the reset instead of the answer it
+ * already has. Over
  * HTTP/1.1 nothing is needed: Jetty closes the connection after such an answer, as every client expects.
  *
  * <p>Only a body within the limit is read, and only as fast as the slow-body rule asks: one declared or grown over the
@@ -57,9 +58,11 @@ final class UnreadBodyDrain extends Handler.Wrapper {
                 if (chunk == null) {
                     return false;
                 }
+                boolean last = chunk.isLast();
+                boolean failed = chunk.getFailure() != null;
                 chunk.release();
-                if (chunk.isLast()) {
-                    return chunk.getFailure() == null;
+                if (last) {
+                    return !failed;
                 }
             }
         }
@@ -70,7 +73,6 @@ final class UnreadBodyDrain extends Handler.Wrapper {
 
         private final Request request;
         private final Callback completion;
-        private long drained;
 
         Drain(Request request, Callback completion) {
             this.request = request;
@@ -98,11 +100,13 @@ final class UnreadBodyDrain extends Handler.Wrapper {
             return InvocationType.NON_BLOCKING;
         }
 
+        /** Reads on while the body, counted from its first byte, is within the limit and arrives fast enough. */
         private void drain() {
             while (true) {
                 Content.Chunk chunk = request.read();
                 if (chunk == null) {
-                    if (BodyBeforeHandler.slowerThanTheMinimum(request, drained, minBytesPerSecond)) {
+                    if (BodyBeforeHandler.slowerThanTheMinimum(request, Request.getContentBytesRead(request),
+                            minBytesPerSecond)) {
                         completion.succeeded();
                     } else {
                         request.demand(this);
@@ -110,9 +114,8 @@ final class UnreadBodyDrain extends Handler.Wrapper {
                     return;
                 }
                 boolean ended = chunk.isLast() || chunk.getFailure() != null;
-                drained += chunk.remaining();
                 chunk.release();
-                if (ended || drained > maxBodyBytes) {
+                if (ended || Request.getContentBytesRead(request) > maxBodyBytes) {
                     completion.succeeded();
                     return;
                 }

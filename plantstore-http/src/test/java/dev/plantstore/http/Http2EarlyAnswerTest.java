@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Over HTTP/2 the server may answer before a request's body has all arrived (a refused token is refused before the
- * body is read). RFC 9113 §8.1 lets it then ask the client to stop sending only "without error"; a client that
- * treats any other reset as a failure (the JDK's own client from JDK 25 on) would lose the answer. So the stream of
- * such an answer ends cleanly, as long as the body keeps within the limit.
+ * body is read). RFC 9113 §8.1 has it then ask the client to stop sending "without error"; a client that treats any
+ * other reset as a failure (the JDK's own client from JDK 25 on) would lose the answer. So the stream of such an
+ * answer ends cleanly, as long as the body keeps within the limit.
  */
 class Http2EarlyAnswerTest {
 
