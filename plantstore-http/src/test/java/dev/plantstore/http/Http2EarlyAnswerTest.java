@@ -1,10 +1,24 @@
 package dev.plantstore.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStores;
+import dev.plantstore.testkit.Poll;
+import io.javalin.Javalin;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.SubmissionPublisher;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http2.ErrorCode;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +60,41 @@ class Http2EarlyAnswerTest {
         assertEquals(401, exchange.awaitStatus());
         assertEquals(List.of(ErrorCode.CANCEL_STREAM_ERROR.code), exchange.resets,
                 "RST_STREAM codes the client received");
+    }
+
+    /**
+     * What the first test checks frame by frame, as the JDK's own client sees it: from JDK 25 on, a reset after the
+     * answer fails the exchange ("RST_STREAM received"); JDK 17's client keeps the answer either way.
+     */
+    @Test
+    void theJdksClientGetsTheRefusalOfAnUploadStillUnderway() throws Exception {
+        Javalin server = PlantStoreServer.create(TestApi.api(store), Duration.ZERO, store::isAvailable,
+                ClientLimits.defaults(), TestTransport::listenOverTls).start();
+        try {
+            var upload = new SubmissionPublisher<ByteBuffer>();
+            int length = PlantStoreApi.DEFAULT_MAX_BODY_BYTES;
+            var request = HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/plants"))
+                    .header("Authorization", "Bearer not-the-token")
+                    .header("Content-Type", "application/json")
+                    .POST(BodyPublishers.fromPublisher(upload, length))
+                    .build();
+            CompletableFuture<HttpResponse<String>> answer = TestTransport.http2Client()
+                    .sendAsync(request, BodyHandlers.ofString());
+            // A publisher drops what is submitted before the client subscribes, which it does once the stream opens.
+            assertTrue(Poll.until(Http2Frames.WAIT, Duration.ofMillis(5), () -> upload.getNumberOfSubscribers() > 0),
+                    "the client took the body");
+            for (int sent = 0; sent < length; sent += PIECE) {
+                upload.submit(ByteBuffer.allocate(Math.min(PIECE, length - sent)));
+                Thread.sleep(PIECE_PAUSE_MILLIS);
+            }
+            upload.close(); // the end of the body
+            HttpResponse<String> response = answer.get(Http2Frames.WAIT.toSeconds(), TimeUnit.SECONDS);
+
+            assertEquals(HttpClient.Version.HTTP_2, response.version());
+            assertEquals(401, response.statusCode());
+        } finally {
+            server.stop();
+        }
     }
 
     /**

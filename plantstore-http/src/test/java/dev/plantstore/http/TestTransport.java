@@ -36,10 +36,15 @@ final class TestTransport {
         if (!HTTP2) {
             return new ContractCheckingHttpClient();
         }
-        return new ContractCheckingHttpClient(HttpClient.newBuilder()
+        return new ContractCheckingHttpClient(http2Client(), true);
+    }
+
+    /** The JDK's client, set to HTTP/2 and trusting the servers {@link #listenOverTls} starts. */
+    static HttpClient http2Client() {
+        return HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_2)
                 .sslContext(Keys.CLIENT_TRUST)
-                .build(), true);
+                .build();
     }
 
     /** Sets how a server listens: Javalin's plain HTTP as it is, or TLS with HTTP/2 on a free port. */
