@@ -147,7 +147,6 @@ final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactor
             }
         }
 
-
         private void append(ByteBuffer buffer) {
             int wanted = Math.min(buffer.remaining(), maxBodyBytes + 1 - size);
             if (size + wanted > bytes.length) {
