@@ -37,7 +37,8 @@ final class UnreadBodyDrain extends Handler.Wrapper {
                 || request.getLength() > maxBodyBytes) {
             return super.handle(request, response, callback);
         }
-        return super.handle(new DrainedLater(request), response, new Drain(request, callback));
+        var drain = new Drain(request, callback, maxBodyBytes, minBytesPerSecond);
+        return super.handle(new DrainedLater(request), response, drain);
     }
 
     /**
@@ -69,15 +70,8 @@ final class UnreadBodyDrain extends Handler.Wrapper {
     }
 
     /** Completes the exchange once the rest of the body has been read, or once it need not be any more. */
-    private final class Drain implements Callback, Invocable.Task {
-
-        private final Request request;
-        private final Callback completion;
-
-        Drain(Request request, Callback completion) {
-            this.request = request;
-            this.completion = completion;
-        }
+    private record Drain(Request request, Callback completion, int maxBodyBytes, long minBytesPerSecond)
+            implements Callback, Invocable.Task {
 
         @Override
         public void succeeded() {

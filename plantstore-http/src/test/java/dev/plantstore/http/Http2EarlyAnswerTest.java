@@ -31,7 +31,10 @@ import org.junit.jupiter.api.Test;
 class Http2EarlyAnswerTest {
 
     private static final int PIECE = 1024;
-    /** The rest of a body arrives over about a second, long after the server has answered. */
+    /**
+     * The client's sending rate, a slow link's: the rest of a body arrives over about a second, long after the server
+     * has answered. The pauses pace the upload; nothing waits on them for a result.
+     */
     private static final long PIECE_PAUSE_MILLIS = 20;
 
     private final PlantStore store = PlantStores.inMemory();
@@ -68,8 +71,7 @@ class Http2EarlyAnswerTest {
      */
     @Test
     void theJdksClientGetsTheRefusalOfAnUploadStillUnderway() throws Exception {
-        Javalin server = PlantStoreServer.create(TestApi.api(store), Duration.ZERO, store::isAvailable,
-                ClientLimits.defaults(), TestTransport::listenOverTls).start();
+        Javalin server = TestApi.server(TestApi.api(store), TestTransport::listenOverTls).start();
         try {
             var upload = new SubmissionPublisher<ByteBuffer>();
             int length = PlantStoreApi.DEFAULT_MAX_BODY_BYTES;

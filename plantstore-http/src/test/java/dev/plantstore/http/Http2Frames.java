@@ -91,11 +91,10 @@ final class Http2Frames implements AutoCloseable {
     /** As {@link #connect(PlantStore)}, opening streams beyond the limit the server announces if told to. */
     static Http2Frames connect(PlantStore store, boolean obeyStreamLimit) throws Exception {
         var jetty = new AtomicReference<Server>();
-        Javalin server = PlantStoreServer.create(TestApi.api(store), Duration.ZERO, store::isAvailable,
-                ClientLimits.defaults(), config -> {
-                    TestTransport.listenOverTls(config);
-                    config.jetty.modifyServer(jetty::set);
-                }).start();
+        Javalin server = TestApi.server(TestApi.api(store), config -> {
+            TestTransport.listenOverTls(config);
+            config.jetty.modifyServer(jetty::set);
+        }).start();
         try {
             return new Http2Frames(server, jetty.get(), obeyStreamLimit);
         } catch (Exception e) {

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
+import io.javalin.Javalin;
+import io.javalin.config.JavalinConfig;
 import io.javalin.testtools.HttpClient;
 import io.javalin.testtools.JavalinTest;
 import io.javalin.testtools.Response;
@@ -16,6 +18,7 @@ import io.javalin.testtools.TestConfig;
 import java.net.http.HttpRequest.BodyPublisher;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /** What the HTTP tests share: a server over a given store, requests with and without a token, and Error checks. */
@@ -46,11 +49,16 @@ final class TestApi {
      * {@link TestTransport} names.
      */
     static void withServer(PlantStoreApi api, TestCase test) {
-        JavalinTest.test(PlantStoreServer.create(api, java.time.Duration.ZERO, api.store()::isAvailable,
-                ClientLimits.defaults(), TestTransport::listen), CONTRACT_CHECKED, (server, client) -> {
+        JavalinTest.test(server(api, TestTransport::listen), CONTRACT_CHECKED, (server, client) -> {
                     TestTransport.aim(client, server.port());
                     test.accept(server, client);
                 });
+    }
+
+    /** The standalone server's application over {@code api}, not started, listening as {@code listen} sets. */
+    static Javalin server(PlantStoreApi api, Consumer<JavalinConfig> listen) {
+        return PlantStoreServer.create(api, java.time.Duration.ZERO, api.store()::isAvailable,
+                ClientLimits.defaults(), listen);
     }
 
     static void withServer(PlantStore store, TestCase test) {
