@@ -4,7 +4,6 @@ import dev.plantstore.core.jdbc.Dialect;
 import dev.plantstore.core.jdbc.JdbcOutbox;
 import dev.plantstore.core.jdbc.Schema;
 import dev.plantstore.core.webhooks.DeliverySettings;
-import dev.plantstore.core.webhooks.Outbox;
 import java.net.URI;
 import java.time.Instant;
 import java.util.List;
@@ -36,9 +35,9 @@ public final class UndeliverableEvents {
     public record Event(String id, String receiver, String type, long plantId, Instant recordedAt, int attempts) {
     }
 
-    private final Outbox outbox;
+    private final JdbcOutbox outbox;
 
-    private UndeliverableEvents(Outbox outbox) {
+    private UndeliverableEvents(JdbcOutbox outbox) {
         this.outbox = outbox;
     }
 

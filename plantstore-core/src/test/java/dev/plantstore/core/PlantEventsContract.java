@@ -3,6 +3,7 @@ package dev.plantstore.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.core.webhooks.Backlogs;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ public abstract class PlantEventsContract {
         }
     }
 
-    static String describe(PlantEvent event) {
+    public static String describe(PlantEvent event) {
         return event.type() + " " + event.plantId() + (event.plant() == null ? "" : " " + event.plant().name());
     }
 
@@ -244,35 +245,16 @@ public abstract class PlantEventsContract {
     void theBacklogCountsPendingEventsAndTheOldest() throws Exception {
         EventStore events = open();
         String receiver = RECEIVERS.get(0);
-        assertEquals(new Outbox.Backlog(0, 0), events.outbox().backlog(receiver));
+        assertEquals(new Backlogs.Backlog(0, 0), events.outbox().backlogs().counted(receiver));
         long before = System.currentTimeMillis();
         events.store().create(new NewPlant(1, "Monstera"));
         events.store().create(new NewPlant(2, "Fern"));
-        Outbox.Backlog backlog = events.outbox().backlog(receiver);
+        Backlogs.Backlog backlog = events.outbox().backlogs().counted(receiver);
         assertEquals(2, backlog.pending());
         assertTrue(backlog.oldestRecordedAtMillis() >= before - 1_000, backlog.toString());
         List<PlantEvent> page = events.outbox().claim(receiver, Long.MAX_VALUE / 2, 1);
         events.outbox().giveUp(List.of(page.get(0)));
-        assertEquals(1, events.outbox().backlog(receiver).pending(), "an undeliverable event is no longer pending");
-        assertEquals(List.of(page.get(0).seq()), events.outbox().givenUp(Optional.of(receiver), 10).stream()
-                .map(PlantEvent::seq).toList(), "and is kept");
-    }
-
-    @Test
-    void anEventGivenUpOnIsSentAgainAfterARedeliveryWithAFreshRetryPeriod() throws Exception {
-        EventStore events = open();
-        String receiver = RECEIVERS.get(0);
-        events.store().create(new NewPlant(1, "Monstera"));
-        events.outbox().giveUp(events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10));
-        assertEquals(List.of(), events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10), "given up on, not pending");
-        assertEquals(1, events.outbox().givenUp(Optional.of(receiver), 10).get(0).attempts());
-        assertEquals(List.of(), events.outbox().givenUp(Optional.of(RECEIVERS.get(1)), 10), "another receiver's");
-        long redeliveredAt = System.currentTimeMillis();
-        assertEquals(1, events.outbox().redeliver(Optional.of(receiver), redeliveredAt));
-        List<PlantEvent> again = events.outbox().claim(receiver, Long.MAX_VALUE / 2, 10);
-        assertEquals(List.of("plant.created 1 Monstera"), again.stream().map(PlantEventsContract::describe).toList());
-        assertEquals(0, again.get(0).attempts());
-        assertEquals(redeliveredAt, again.get(0).retryFromMillis());
-        assertEquals(List.of(), events.outbox().givenUp(Optional.empty(), 10));
+        assertEquals(1, events.outbox().backlogs().counted(receiver).pending(),
+                "an event given up on is no longer pending");
     }
 }

@@ -1,11 +1,11 @@
 package dev.plantstore.webhooks;
 
+import dev.plantstore.core.webhooks.Backlogs;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,8 +35,6 @@ final class ReceiverFeed {
     private static final int DELETE_BATCH = 1_024;
 
     private final String key;
-    /** The receiver's URL as releases before schema version 2 filed its events, when that is not its key. */
-    private final Optional<String> fullUrl;
     private final Outbox outbox;
     /** Events this process recorded and leased, in the order their batches committed. */
     private final Queue<PlantEvent> waiting = new ConcurrentLinkedQueue<>();
@@ -47,9 +45,8 @@ final class ReceiverFeed {
     private long nextLookMillis;
     private long lastRemovalNanos = System.nanoTime();
 
-    ReceiverFeed(String key, Optional<String> fullUrl, Outbox outbox) {
+    ReceiverFeed(String key, Outbox outbox) {
         this.key = key;
-        this.fullUrl = fullUrl;
         this.outbox = outbox;
     }
 
@@ -86,10 +83,6 @@ final class ReceiverFeed {
     List<PlantEvent> claim(long now, int max) {
         removeDelivered();
         claimWanted = false;
-        if (now >= nextLookMillis) {
-            // An instance of an earlier release may still file events under the URL, until a rolling upgrade ends.
-            fullUrl.ifPresent(url -> outbox.refile(url, key));
-        }
         nextLookMillis = now + IDLE_LOOK.toMillis();
         List<PlantEvent> page = outbox.claim(key, now, max);
         if (page.size() == max) {
@@ -136,12 +129,12 @@ final class ReceiverFeed {
      * them from the table, more than the pacing's room since the oldest pending one ({@code oldestPendingMillis}, as
      * last read).
      */
-    Outbox.Backlog unsentOfThisProcess(ReceiverState state, long oldestPendingMillis) {
+    Backlogs.Backlog unsentOfThisProcess(ReceiverState state, long oldestPendingMillis) {
         if (state != ReceiverState.KEEPING_UP) {
-            return new Outbox.Backlog(oldestPendingMillis == 0 ? 0 : WritePacing.ROOM + 1L, oldestPendingMillis);
+            return new Backlogs.Backlog(oldestPendingMillis == 0 ? 0 : WritePacing.ROOM + 1L, oldestPendingMillis);
         }
         PlantEvent oldest = waiting.peek();
-        return new Outbox.Backlog(waitingCount.get(), oldest == null ? 0 : oldest.recordedAtMillis());
+        return new Backlogs.Backlog(waitingCount.get(), oldest == null ? 0 : oldest.recordedAtMillis());
     }
 
     /** Frees the events waiting in memory to be claimed. */

@@ -1,7 +1,7 @@
 package dev.plantstore.webhooks;
 
 import dev.plantstore.core.WebhookListener;
-import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.Backlogs;
 import java.net.URI;
 import java.time.Duration;
 
@@ -17,7 +17,7 @@ final class ReceiverReport {
 
     private final URI receiver;
     private final String key;
-    private final Outbox outbox;
+    private final Backlogs backlogs;
     private final WebhookListener listener;
     private long nextOldestNanos = System.nanoTime();
     private long nextCountNanos = System.nanoTime();
@@ -25,10 +25,10 @@ final class ReceiverReport {
     /** When the oldest pending event was recorded, as {@link #backlog} last read it; 0 for none. */
     private long oldestPendingMillis;
 
-    ReceiverReport(URI receiver, String key, Outbox outbox, WebhookListener listener) {
+    ReceiverReport(URI receiver, String key, Backlogs backlogs, WebhookListener listener) {
         this.receiver = receiver;
         this.key = key;
-        this.outbox = outbox;
+        this.backlogs = backlogs;
         this.listener = listener;
     }
 
@@ -44,13 +44,13 @@ final class ReceiverReport {
             return;
         }
         nextOldestNanos = nanos + OLDEST_EVERY.toNanos();
-        long oldest = outbox.oldestRecordedAt(key);
+        long oldest = backlogs.oldestRecordedAt(key);
         oldestPendingMillis = oldest;
         if (oldest == 0) {
             pendingCount = 0;
         } else if (nanos - nextCountNanos >= 0) {
             nextCountNanos = nanos + COUNT_EVERY.toNanos();
-            pendingCount = outbox.backlog(key).pending();
+            pendingCount = backlogs.counted(key).pending();
         }
         long age = oldest == 0 ? 0 : Math.max(0, now - oldest);
         try {

@@ -2,6 +2,7 @@ package dev.plantstore.webhooks;
 
 import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.threads.DaemonThreads;
+import dev.plantstore.core.webhooks.Backlogs;
 import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
@@ -9,7 +10,6 @@ import dev.plantstore.core.webhooks.PlantEvent;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -26,7 +26,7 @@ final class ReceiverWorker {
 
     private final String key;
     private final CommittedEvents committed;
-    private final Outbox outbox;
+    private final Backlogs backlogs;
     private final RetryPolicy retries;
     private final ReceiverFeed feed;
     private final ReceiverHealth health;
@@ -41,12 +41,11 @@ final class ReceiverWorker {
                    RetryPolicy retries, WebhookListener listener, OpenTelemetry openTelemetry) {
         this.key = DeliverySettings.receiverKey(receiver);
         this.committed = outbox.committed();
-        this.outbox = outbox;
+        this.backlogs = outbox.backlogs();
         this.retries = retries;
-        this.feed = new ReceiverFeed(key,
-                receiver.toString().equals(key) ? Optional.empty() : Optional.of(receiver.toString()), outbox);
+        this.feed = new ReceiverFeed(key, outbox);
         this.health = new ReceiverHealth(key, retries);
-        this.report = new ReceiverReport(receiver, key, outbox, listener);
+        this.report = new ReceiverReport(receiver, key, backlogs, listener);
         this.settlement = new Settlement(key, outbox, retries, feed, health, report);
         this.thread = DaemonThreads.named("plantstore-webhook " + key).newThread(this::run);
         this.dispatcher = new Dispatcher(transport, signer, new AttemptSpans(openTelemetry, receiver, key),
@@ -193,7 +192,7 @@ final class ReceiverWorker {
             dispatcher.send(event);
             free--;
         }
-        Outbox.Backlog unsent = outbox.backlogWithoutScan(key)
+        Backlogs.Backlog unsent = backlogs.withoutScan(key)
                 .orElseGet(() -> feed.unsentOfThisProcess(health.state(), report.oldestPendingMillis()));
         pacing.decide(unsent.pending(), unsent.oldestRecordedAtMillis(), now,
                 health.state() == ReceiverState.FAILING || dispatcher.free() <= 0);

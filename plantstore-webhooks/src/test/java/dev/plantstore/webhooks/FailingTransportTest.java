@@ -90,7 +90,7 @@ class FailingTransportTest {
             assertTrue(Poll.until(Duration.ofSeconds(60), Duration.ofMillis(20), () -> delivered.size() == events),
                     "delivered " + delivered.size() + " of " + events + " after " + thrown.get() + " attempts");
             assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20),
-                    () -> outbox.backlog(DeliverySettings.receiverKey(RECEIVER)).pending() == 0));
+                    () -> outbox.backlogs().counted(DeliverySettings.receiverKey(RECEIVER)).pending() == 0));
             assertEquals(events, delivered.size());
             assertTrue(store.isAvailable(), "the store never noticed");
         } finally {

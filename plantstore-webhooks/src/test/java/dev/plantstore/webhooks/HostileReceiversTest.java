@@ -125,7 +125,8 @@ class HostileReceiversTest {
         receiver.mend();
         Set<Long> all = LongStream.rangeClosed(1, EVENTS).boxed().collect(Collectors.toSet());
         String key = DeliverySettings.receiverKey(receiver.url());
-        assertTrue(Poll.until(WAIT, LOOK, () -> outbox.backlog(key).pending() == 0), "the outbox was emptied");
+        assertTrue(Poll.until(WAIT, LOOK, () -> outbox.backlogs().counted(key).pending() == 0),
+                "the outbox was emptied");
         assertEquals(all, receiver.answeredFor2xx(), "each event delivered had a 2xx of its own");
     }
 }

@@ -3,14 +3,12 @@ package dev.plantstore.webhooks;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.Webhooks;
-import dev.plantstore.core.jdbc.JdbcPlantStore;
 import dev.plantstore.sqlite.DurableSqlite;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.Sockets;
@@ -67,28 +65,6 @@ class ReceiverKeyTest {
                 assertTrue(receiver.accepted().stream().allMatch(request -> request.query().equals("token=N3wToken")),
                         "with its new query");
                 store.create(new NewPlant(6, "Plant 6"));
-            }
-        }
-    }
-
-    @Test
-    void eventsAnEarlierReleaseStillFilesUnderTheFullUrlReachTheReceiver(@TempDir Path dir) throws Exception {
-        try (var receiver = new WebhookReceiver()) {
-            URI withCredentials = URI.create(receiver.url().toString().replace("://", "://alice:S3cretPw@")
-                    + "?token=T0kenSecret");
-            Path file = dir.resolve("plants.db");
-            try (PlantStore store = open(file, withCredentials)) {
-                store.create(new NewPlant(1, "Plant 1"));
-                assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(20),
-                        () -> receiver.accepted().size() == 1), "the new release's own event arrived");
-                // An instance of the release before, beside this one in a rolling upgrade, files by the full URL.
-                try (var earlier = new JdbcPlantStore(DurableSqlite.dataSource(file), Duration.ofSeconds(5),
-                        CommitListener.NONE, List.of(withCredentials.toString()))) {
-                    earlier.create(new NewPlant(2, "Plant 2"));
-                    earlier.create(new NewPlant(3, "Plant 3"));
-                }
-                assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(20),
-                        () -> receiver.accepted().size() == 3), "the earlier release's events arrived too");
             }
         }
     }

@@ -10,6 +10,7 @@ import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.jdbc.JdbcPlantStore;
 import dev.plantstore.core.memory.InMemoryPlantStore;
 import dev.plantstore.core.memory.MemoryOutbox;
+import dev.plantstore.core.webhooks.Backlogs;
 import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.DeliveringPlantStore;
 import dev.plantstore.core.webhooks.DeliverySettings;
@@ -170,19 +171,19 @@ class WebhookDeliveryTest {
     }
 
     @Test
-    void anEventStillFailingAfterTheRetryPeriodIsKeptAsUndeliverableAndCounted() throws Exception {
+    void anEventStillFailingAfterTheRetryPeriodIsKeptAsUndeliverableAndCounted(@TempDir Path dir) throws Exception {
         receiver.answer(500);
-        var outbox = new MemoryOutbox(List.of(DeliverySettings.receiverKey(receiver.url())));
-        var delivery = WebhookDelivery.start(outbox,
-                settings(receiver.url(), Duration.ofMillis(300)),
-                jetty(), OpenTelemetry.noop());
-        try (var store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery)) {
+        String key = DeliverySettings.receiverKey(receiver.url());
+        var jdbc = new JdbcPlantStore(DurableSqlite.dataSource(dir.resolve("plants.db")), Duration.ofSeconds(5),
+                CommitListener.NONE, List.of(key));
+        var delivery = WebhookDelivery.start(jdbc.outbox(), settings(receiver.url(), Duration.ofMillis(300)), jetty(),
+                OpenTelemetry.noop());
+        try (var store = new DeliveringPlantStore(jdbc, delivery)) {
             store.create(new NewPlant(1, "Monstera"));
-            String key = DeliverySettings.receiverKey(receiver.url());
-            assertTrue(Poll.until(WAIT, LOOK, () -> outbox.givenUp(Optional.of(key), 10).size() == 1));
+            assertTrue(Poll.until(WAIT, LOOK, () -> jdbc.outbox().givenUp(Optional.of(key), 10).size() == 1));
             assertTrue(Poll.until(WAIT, LOOK, () -> count(WebhookListener.Outcome.UNDELIVERABLE) == 1),
                     "the undeliverable event is counted once: " + count(WebhookListener.Outcome.UNDELIVERABLE));
-            assertEquals(0, outbox.backlog(key).pending());
+            assertEquals(0, jdbc.outbox().backlogs().counted(key).pending());
         }
     }
 
@@ -236,38 +237,13 @@ class WebhookDeliveryTest {
             }
 
             @Override
-            public List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
-                return store.outbox().givenUp(receiver, limit);
-            }
-
-            @Override
-            public int redeliver(Optional<String> receiver, long nowMillis) {
-                return store.outbox().redeliver(receiver, nowMillis);
-            }
-
-            @Override
             public CommittedEvents committed() {
                 return store.outbox().committed();
             }
 
             @Override
-            public void refile(String fullUrl, String key) {
-                store.outbox().refile(fullUrl, key);
-            }
-
-            @Override
-            public Backlog backlog(String receiver) {
-                return store.outbox().backlog(receiver);
-            }
-
-            @Override
-            public long oldestRecordedAt(String receiver) {
-                return store.outbox().oldestRecordedAt(receiver);
-            }
-
-            @Override
-            public Optional<Backlog> backlogWithoutScan(String receiver) {
-                return store.outbox().backlogWithoutScan(receiver);
+            public Backlogs backlogs() {
+                return store.outbox().backlogs();
             }
         };
         for (int id = 0; id < 400; id++) {
@@ -280,7 +256,7 @@ class WebhookDeliveryTest {
         try {
             assertTrue(Poll.until(WAIT, LOOK, () -> claimSizes.stream().filter(size -> size > 0).count() >= 6),
                     claimSizes::toString);
-            assertEquals(400, store.outbox().backlog(DeliverySettings.receiverKey(down)).pending(),
+            assertEquals(400, store.outbox().backlogs().counted(DeliverySettings.receiverKey(down)).pending(),
                     "every event waits, none is lost");
             List<Integer> sizes = List.copyOf(claimSizes);
             assertEquals(DeliveryLimits.IN_FLIGHT, sizes.get(0), "a page, not every pending event: " + sizes);

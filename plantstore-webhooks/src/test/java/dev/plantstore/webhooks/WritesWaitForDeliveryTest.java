@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.WebhookListener;
+import dev.plantstore.core.webhooks.Backlogs;
 import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
@@ -34,7 +35,7 @@ class WritesWaitForDeliveryTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final Duration LOOK = Duration.ofMillis(10);
 
-    private final AtomicReference<Outbox.Backlog> unsent = new AtomicReference<>(new Outbox.Backlog(0, 0));
+    private final AtomicReference<Backlogs.Backlog> unsent = new AtomicReference<>(new Backlogs.Backlog(0, 0));
     private final AtomicInteger turns = new AtomicInteger();
     private final Queue<Runnable> answers = new ConcurrentLinkedQueue<>();
     private final AtomicInteger sent = new AtomicInteger();
@@ -102,7 +103,7 @@ class WritesWaitForDeliveryTest {
     @Test
     void aReceiverWithAllItsRequestsInFlightHoldsUpNoWrite() throws Exception {
         start(WebhookListener.NONE);
-        unsent.set(new Outbox.Backlog(WritePacing.ROOM + 1, System.currentTimeMillis()));
+        unsent.set(new Backlogs.Backlog(WritePacing.ROOM + 1, System.currentTimeMillis()));
         assertTrue(Poll.until(WAIT, LOOK, () -> worker.pacing().holdsWrites()), "held while requests were to spare");
         eventsToClaim = DeliveryLimits.IN_FLIGHT;
         assertTrue(Poll.until(WAIT, LOOK, () -> sent.get() == DeliveryLimits.IN_FLIGHT), "every request in flight");
@@ -119,7 +120,7 @@ class WritesWaitForDeliveryTest {
                 outcomes.incrementAndGet();
             }
         });
-        unsent.set(new Outbox.Backlog(WritePacing.ROOM + 1, System.currentTimeMillis()));
+        unsent.set(new Backlogs.Backlog(WritePacing.ROOM + 1, System.currentTimeMillis()));
         assertTrue(Poll.until(WAIT, LOOK, () -> worker.pacing().holdsWrites()), "held while the receiver kept pace");
         eventsToClaim = 1;
         assertTrue(Poll.until(WAIT, LOOK, () -> sent.get() == 1), "an attempt was sent");
@@ -150,7 +151,7 @@ class WritesWaitForDeliveryTest {
     }
 
     /** An outbox that tells the worker what the test sets: its unsent backlog, and events to claim on demand. */
-    private final class StubOutbox implements Outbox {
+    private final class StubOutbox implements Outbox, Backlogs {
 
         private final CommittedEvents committed = new CommittedEvents();
 
@@ -178,31 +179,22 @@ class WritesWaitForDeliveryTest {
         }
 
         @Override
-        public List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
-            return List.of();
-        }
-
-        @Override
-        public int redeliver(Optional<String> receiver, long nowMillis) {
-            return 0;
-        }
-
-        @Override
         public CommittedEvents committed() {
             return committed;
         }
 
         @Override
-        public void refile(String fullUrl, String key) {
+        public Backlogs backlogs() {
+            return this;
         }
 
         @Override
-        public Backlog backlog(String receiver) {
+        public Backlog counted(String receiver) {
             return unsent.get();
         }
 
         @Override
-        public Optional<Backlog> backlogWithoutScan(String receiver) {
+        public Optional<Backlog> withoutScan(String receiver) {
             turns.incrementAndGet();
             return Optional.of(unsent.get());
         }

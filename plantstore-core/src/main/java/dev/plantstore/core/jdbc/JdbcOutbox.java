@@ -1,6 +1,7 @@
 package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.webhooks.Backlogs;
 import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
@@ -20,13 +21,14 @@ import javax.sql.DataSource;
 /**
  * The outbox in table {@code webhook_outbox}, which the store's batches write in the transaction of the writes the
  * events report ({@link EventSql}), in the SQL of its database ({@link OutboxSql}). A delivered event's row is
- * removed; one given up on is kept as undeliverable.
+ * removed; one given up on is kept as undeliverable, for an operator to list and send again ({@link #givenUp},
+ * {@link #redeliver}).
  *
  * <p>On PostgreSQL several processes claim from one table: a claim locks the rows it takes, so two claims never take
  * the same row, and leases them for {@link #LEASE}, so that a process that dies mid-delivery leaves its events to the
  * others once the lease has run out. SQLite's table has one process, whose store's writer runs the outbox's writes.
  */
-public final class JdbcOutbox implements Outbox {
+public final class JdbcOutbox implements Outbox, Backlogs {
 
     /**
      * How the outbox's writes run: at once on PostgreSQL, whose rows lock one by one; on SQLite, by the store's writer
@@ -66,7 +68,7 @@ public final class JdbcOutbox implements Outbox {
      * The outbox of the store's database behind {@code dataSource}, for a process without the store (an operator's
      * command): its writes go at once, beside any server's.
      */
-    public static Outbox of(DataSource dataSource, Dialect dialect) {
+    public static JdbcOutbox of(DataSource dataSource, Dialect dialect) {
         return new JdbcOutbox(dataSource, dialect, AT_ONCE, new CommittedEvents());
     }
 
@@ -139,7 +141,7 @@ public final class JdbcOutbox implements Outbox {
         });
     }
 
-    @Override
+    /** Up to {@code limit} events given up on, of {@code receiver} (its key) or of every receiver, oldest first. */
     public List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement select = connection.prepareStatement(OutboxSql.givenUp(receiver.isPresent()))) {
@@ -158,7 +160,10 @@ public final class JdbcOutbox implements Outbox {
         }
     }
 
-    @Override
+    /**
+     * Makes every event given up on of {@code receiver} (its key), or of every receiver, pending again: due now, with
+     * no failed attempt and its retry period starting at {@code nowMillis}. Returns how many.
+     */
     public int redeliver(Optional<String> receiver, long nowMillis) {
         return write(connection -> {
             try (PreparedStatement update = connection.prepareStatement(OutboxSql.redeliver(receiver.isPresent()))) {
@@ -166,17 +171,6 @@ public final class JdbcOutbox implements Outbox {
                 if (receiver.isPresent()) {
                     update.setString(2, receiver.get());
                 }
-                return update.executeUpdate();
-            }
-        });
-    }
-
-    @Override
-    public void refile(String fullUrl, String key) {
-        write(connection -> {
-            try (PreparedStatement update = connection.prepareStatement(OutboxSql.REFILE)) {
-                update.setString(1, key);
-                update.setString(2, fullUrl);
                 return update.executeUpdate();
             }
         });
@@ -201,12 +195,17 @@ public final class JdbcOutbox implements Outbox {
     }
 
     @Override
-    public Backlog backlog(String receiver) {
+    public Backlogs backlogs() {
+        return this;
+    }
+
+    @Override
+    public Backlog counted(String receiver) {
         return new Backlog(countWhere(OutboxSql.PENDING_COUNT, receiver), oldestRecordedAt(receiver));
     }
 
     @Override
-    public Optional<Backlog> backlogWithoutScan(String receiver) {
+    public Optional<Backlog> withoutScan(String receiver) {
         return Optional.empty();
     }
 

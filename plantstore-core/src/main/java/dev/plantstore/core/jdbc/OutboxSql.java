@@ -57,7 +57,6 @@ abstract class OutboxSql {
     static final String GIVE_UP =
             "UPDATE webhook_outbox SET attempts = attempts + 1, state = " + UNDELIVERABLE + ", leased_until = 0";
 
-    static final String REFILE = "UPDATE webhook_outbox SET receiver = ? WHERE receiver = ? AND state = " + PENDING;
     static final String PENDING_COUNT = "SELECT count(*) FROM webhook_outbox WHERE receiver = ? AND state = "
             + PENDING;
     /** The earliest seq is the oldest event: a look at the head of the pending index, whatever the backlog. */

@@ -3,11 +3,11 @@ package dev.plantstore.core.memory;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.webhooks.Backlogs;
 import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,9 +20,10 @@ import java.util.TreeMap;
  * The outbox of the in-memory store: in this process's memory like its plants, so the events still pending are lost
  * with them on exit. At most {@value #CAPACITY} events wait per receiver: a write that would record one more is
  * refused ({@link StoreUnavailableException}) and changes nothing, so that a receiver that is down cannot exhaust the
- * heap and no acknowledged write goes without its event.
+ * heap and no acknowledged write goes without its event. An event given up on is dropped: no operator's command
+ * reaches a store in memory to list it or send it again.
  */
-public final class MemoryOutbox implements Outbox {
+public final class MemoryOutbox implements Outbox, Backlogs {
 
     static final int CAPACITY = 100_000;
 
@@ -44,7 +45,6 @@ public final class MemoryOutbox implements Outbox {
     }
 
     private final Map<String, TreeMap<Long, Entry>> pending = new HashMap<>();
-    private final Map<String, List<Entry>> undeliverable = new HashMap<>();
     private final int capacity;
     private long lastSeq;
     private final CommittedEvents committed = new CommittedEvents();
@@ -57,7 +57,6 @@ public final class MemoryOutbox implements Outbox {
         this.capacity = capacity;
         for (String receiver : receivers) {
             pending.put(receiver, new TreeMap<>());
-            undeliverable.put(receiver, new ArrayList<>());
         }
     }
 
@@ -133,61 +132,24 @@ public final class MemoryOutbox implements Outbox {
         }
     }
 
-    /** Nothing to do: the memory store's events live as long as its process, which files them by key alone. */
-    @Override
-    public void refile(String fullUrl, String key) {
-    }
-
     @Override
     public synchronized void giveUp(List<PlantEvent> events) {
-        for (PlantEvent event : events) {
-            Entry entry = pending.get(event.receiver()).remove(event.seq());
-            if (entry != null) {
-                entry.attempts++;
-                undeliverable.get(event.receiver()).add(entry);
-            }
-        }
+        delivered(events);
     }
 
     @Override
-    public synchronized List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
-        return undeliverable.entrySet().stream()
-                .filter(given -> receiver.isEmpty() || receiver.get().equals(given.getKey()))
-                .flatMap(given -> given.getValue().stream())
-                .map(Entry::withAttempts)
-                .sorted(Comparator.comparingLong(PlantEvent::seq))
-                .limit(Math.max(0, limit))
-                .toList();
+    public Backlogs backlogs() {
+        return this;
     }
 
     @Override
-    public synchronized int redeliver(Optional<String> receiver, long nowMillis) {
-        int again = 0;
-        for (var given : undeliverable.entrySet()) {
-            if (receiver.isEmpty() || receiver.get().equals(given.getKey())) {
-                for (Entry entry : given.getValue()) {
-                    PlantEvent event = entry.event;
-                    var fresh = new Entry(new PlantEvent(event.seq(), event.receiver(), event.plantId(), event.type(),
-                            event.plant(), event.recordedAtMillis(), 0, 0, nowMillis, event.trace()));
-                    pending.get(given.getKey()).put(event.seq(), fresh);
-                    again++;
-                }
-                given.getValue().clear();
-            }
-        }
-        return again;
+    public synchronized Backlog counted(String receiver) {
+        return new Backlog(pending.get(receiver).size(), oldestRecordedAt(receiver));
     }
 
     @Override
-    public synchronized Backlog backlog(String receiver) {
-        TreeMap<Long, Entry> events = pending.get(receiver);
-        long oldest = events.isEmpty() ? 0 : events.firstEntry().getValue().event.recordedAtMillis();
-        return new Backlog(events.size(), oldest);
-    }
-
-    @Override
-    public Optional<Backlog> backlogWithoutScan(String receiver) {
-        return Optional.of(backlog(receiver));
+    public Optional<Backlog> withoutScan(String receiver) {
+        return Optional.of(counted(receiver));
     }
 
     @Override
@@ -195,5 +157,4 @@ public final class MemoryOutbox implements Outbox {
         TreeMap<Long, Entry> events = pending.get(receiver);
         return events.isEmpty() ? 0 : events.firstEntry().getValue().event.recordedAtMillis();
     }
-
 }

@@ -2,13 +2,12 @@ package dev.plantstore.core.webhooks;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The queue of events waiting to be delivered, per receiver, as a store keeps them: a store records them together
  * with the writes they report; a delivery claims a batch, and settles each event claimed as delivered, rescheduled or
- * given up on; an operator lists those given up on and sends them again. Safe for concurrent use, and on PostgreSQL
- * for use by several processes at once.
+ * given up on. Those four verbs are the whole queue; beside them a store tells its delivery where it publishes its
+ * commits and how long the queue is. Safe for concurrent use, and on PostgreSQL for use by several processes at once.
  */
 public interface Outbox {
 
@@ -17,10 +16,6 @@ public interface Outbox {
      * and how long the events of an instance that died wait before another (or its restart) takes them over.
      */
     Duration LEASE = Duration.ofSeconds(30);
-
-    /** The pending events of one receiver, and when the oldest of them was recorded (0 when there is none). */
-    record Backlog(long pending, long oldestRecordedAtMillis) {
-    }
 
     /**
      * Claims up to {@code max} pending events of {@code receiver}, due at {@code nowMillis} and not claimed by anyone
@@ -39,35 +34,14 @@ public interface Outbox {
     void reschedule(List<PlantEvent> events, long dueAtMillis, boolean afterFailure);
 
     /**
-     * Gives up on these events, counting the attempt that failed: kept, no longer pending, never tried again unless
-     * an operator redelivers them; the next event of each plant id may go.
+     * Gives up on these events, counting the attempt that failed: never tried again, and the next event of each plant
+     * id may go. A database store keeps them for an operator to list and send again ({@code UndeliverableEvents}).
      */
     void giveUp(List<PlantEvent> events);
-
-    /** Up to {@code limit} events given up on, of {@code receiver} (its key) or of every receiver, oldest first. */
-    List<PlantEvent> givenUp(Optional<String> receiver, int limit);
-
-    /**
-     * Makes every event given up on of {@code receiver} (its key), or of every receiver, pending again: due now, with
-     * no failed attempt and its retry period starting at {@code nowMillis}. Returns how many.
-     */
-    int redeliver(Optional<String> receiver, long nowMillis);
-
-    /**
-     * Files under {@code key} the pending events recorded under {@code fullUrl}, the receiver's URL as releases before
-     * schema version 2 filed them: one of those still running beside this one during a rolling upgrade records them so.
-     */
-    void refile(String fullUrl, String key);
 
     /** Where the store publishes the events of each commit, for a delivery to subscribe to. */
     CommittedEvents committed();
 
-    /** How many events of {@code receiver} are pending, which may cost a scan, and the oldest's age. */
-    Backlog backlog(String receiver);
-
-    /** The backlog where it is known without a scan (an outbox in memory), else empty. */
-    Optional<Backlog> backlogWithoutScan(String receiver);
-
-    /** When the oldest pending event of {@code receiver} was recorded (0 when there is none); cheap at any backlog. */
-    long oldestRecordedAt(String receiver);
+    /** How many events wait, per receiver, and since when. */
+    Backlogs backlogs();
 }

@@ -9,7 +9,6 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.Databases;
 import dev.plantstore.core.FaultyDataSource;
 import dev.plantstore.core.NewPlant;
-import dev.plantstore.core.PlantEventsContract;
 import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class PostgresPlantEventsTest extends PlantEventsContract {
+class PostgresPlantEventsTest extends JdbcPlantEventsContract {
 
     private TestPostgres postgres;
     private HikariDataSource pool;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.NewPlant;
-import dev.plantstore.core.PlantEventsContract;
 import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.sqlite.DurableSqlite;
@@ -18,7 +17,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SqlitePlantEventsTest extends PlantEventsContract {
+class SqlitePlantEventsTest extends JdbcPlantEventsContract {
 
     @TempDir
     Path dir;

@@ -34,7 +34,7 @@ class InMemoryPlantEventsTest extends PlantEventsContract {
         assertEquals(Optional.empty(), store.find(4), "a refused create stores nothing");
         assertThrows(StoreUnavailableException.class, () -> store.delete(1));
         assertTrue(store.find(1).isPresent(), "a refused delete removes nothing");
-        assertEquals(3, outbox.backlog(RECEIVERS.get(0)).pending());
+        assertEquals(3, outbox.backlogs().counted(RECEIVERS.get(0)).pending());
 
         for (String receiver : RECEIVERS) {
             List<PlantEvent> taken = outbox.claim(receiver, System.currentTimeMillis(), 1);
