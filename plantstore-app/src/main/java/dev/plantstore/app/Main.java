@@ -59,7 +59,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        // The one read of the environment: the options, the secrets and tracing's OTEL_* variables come from this map.
+        // The launcher's one read of the environment: the options, the secrets and tracing's OTEL_* variables come from
+        // this map (OpenTelemetry's SDK, once tracing is on, also reads its OTEL_* variables itself: the same values).
         Map<String, String> env = System.getenv();
         if (args.length > 0 && args[0].equals(WebhooksCommand.NAME)) {
             System.exit(WebhooksCommand.run(Arrays.asList(args).subList(1, args.length), env, System.out, System.err));

@@ -79,6 +79,18 @@ public abstract class PlantEventsContract {
     }
 
     @Test
+    void aSubscriberThatThrowsTurnsNoCommittedWriteIntoAFailureAndLosesNoEvent() throws Exception {
+        EventStore events = open();
+        events.outbox().committed().subscribe((leased, othersRecorded) -> {
+            throw new IllegalStateException("a broken subscriber");
+        });
+        assertEquals(new CreateResult.Created(new Plant("Monstera", null)),
+                events.store().create(new NewPlant(1, "Monstera")));
+        assertTrue(events.store().delete(1));
+        assertEquals(List.of("plant.created 1 Monstera", "plant.deleted 1"), drain(events.outbox(), RECEIVERS.get(0)));
+    }
+
+    @Test
     void theEventCarriesThePlantAsStored() throws Exception {
         EventStore events = open();
         events.store().create(new NewPlant(4, "Fern", "pteridophyte"));

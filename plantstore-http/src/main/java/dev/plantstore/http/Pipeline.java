@@ -148,12 +148,10 @@ final class Pipeline {
     private Pipeline() {
     }
 
-    /** The API on an application someone else owns, with the protections {@code limits} brings, if any. */
-    static void mount(ApiSettings api, JavalinConfig config, Optional<ClientLimits> limits) {
-        mount(api, config, limits, OptionalLibrary.CLASS_PATH);
-    }
-
-    /** As above, finding the optional libraries with {@code libraries}: a test hides some this way. */
+    /**
+     * The API on an application someone else owns, with the protections {@code limits} brings, if any; the optional
+     * libraries (the docs' and the metrics') are those {@code libraries} finds.
+     */
     static void mount(ApiSettings api, JavalinConfig config, Optional<ClientLimits> limits, ClassLoader libraries) {
         var audience = limits.isPresent() ? Audience.MOUNT_WITH_LIMITS : Audience.MOUNT;
         install(new Target(audience, Optional.of(api), limits, Optional.empty(), Optional.empty()), config, libraries);

@@ -314,7 +314,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      *                               missing; by default, the documents are left out then, and a line says so
      */
     public void mount(JavalinConfig config) {
-        Pipeline.mount(settings, config, Optional.empty());
+        Pipeline.mount(settings, config, Optional.empty(), OptionalLibrary.CLASS_PATH);
     }
 
     /**
@@ -328,6 +328,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      *                               missing
      */
     public void mount(JavalinConfig config, ClientLimits limits) {
-        Pipeline.mount(settings, config, Optional.of(Objects.requireNonNull(limits, "null limits")));
+        Pipeline.mount(settings, config, Optional.of(Objects.requireNonNull(limits, "null limits")),
+                OptionalLibrary.CLASS_PATH);
     }
 }

@@ -49,8 +49,9 @@ import java.util.concurrent.ScheduledExecutorService;
  *       clock skew; {@code sub} present, as the principal;</li>
  *   <li>scopes from {@code scope} (space-separated) or {@code scp} (a string or an array).</li>
  * </ul>
- * A token refused is {@link Verification.Invalid} with the first of these rules it breaks as its
- * {@link Verification.Reason}.
+ * A token refused is {@link Verification.Invalid} with the rule it breaks as its {@link Verification.Reason}; of
+ * several, the one checked first, in this order: the header ({@code typ}, a {@code kid}, an accepted {@code alg}), the
+ * issuer, the key, the signature, then the other claims.
  *
  * <p>The checks are nimbus-jose-jwt's {@link DefaultJWTProcessor}, and the keys its key source
  * ({@link JWKSourceBuilder}): cached, refreshed every {@link #KEY_REFRESH} in the background once first needed, and

@@ -45,16 +45,10 @@ public final class MemoryOutbox implements Outbox, Backlogs {
     }
 
     private final Map<String, TreeMap<Long, Entry>> pending = new HashMap<>();
-    private final int capacity;
     private long lastSeq;
     private final CommittedEvents committed = new CommittedEvents();
 
     public MemoryOutbox(List<String> receivers) {
-        this(receivers, CAPACITY);
-    }
-
-    MemoryOutbox(List<String> receivers, int capacity) {
-        this.capacity = capacity;
         for (String receiver : receivers) {
             pending.put(receiver, new TreeMap<>());
         }
@@ -66,10 +60,10 @@ public final class MemoryOutbox implements Outbox, Backlogs {
      */
     synchronized void ensureRoom() {
         for (var receiver : pending.entrySet()) {
-            if (receiver.getValue().size() >= capacity) {
+            if (receiver.getValue().size() >= CAPACITY) {
                 throw new StoreUnavailableException("the webhook events waiting for "
                         + receiver.getKey() + " have reached the in-memory "
-                        + "store's limit of " + capacity);
+                        + "store's limit of " + CAPACITY);
             }
         }
     }

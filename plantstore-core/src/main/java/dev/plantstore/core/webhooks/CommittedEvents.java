@@ -1,5 +1,6 @@
 package dev.plantstore.core.webhooks;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +23,12 @@ public final class CommittedEvents {
         void committed(List<PlantEvent> leased, boolean othersRecorded);
     }
 
+    /** How often a subscriber that keeps failing is logged, at most. */
+    static final Duration LOG_EVERY = Duration.ofSeconds(10);
+    private static final System.Logger LOG = System.getLogger(CommittedEvents.class.getName());
+
     private final Set<String> leasedHere = ConcurrentHashMap.newKeySet();
+    private volatile long nextLogNanos = System.nanoTime();
     private volatile Subscriber subscriber = (leased, othersRecorded) -> { };
 
     /** From now on, {@code subscriber} hears of every commit that recorded events. */
@@ -47,8 +53,20 @@ public final class CommittedEvents {
         return leasedHere.contains(receiver);
     }
 
-    /** Hands a commit's events to the subscriber. */
+    /**
+     * Hands a commit's events to the subscriber. What it throws is logged, at most every {@link #LOG_EVERY}, and goes
+     * no further: the write committed, and its events wait in the outbox for a claim once their lease runs out.
+     */
     public void publish(List<PlantEvent> leased, boolean othersRecorded) {
-        subscriber.committed(leased, othersRecorded);
+        try {
+            subscriber.committed(leased, othersRecorded);
+        } catch (RuntimeException e) {
+            long now = System.nanoTime();
+            if (now - nextLogNanos >= 0) {
+                nextLogNanos = now + LOG_EVERY.toNanos();
+                LOG.log(System.Logger.Level.ERROR, "webhooks: the delivery failed to take a commit's events; they "
+                        + "wait in the outbox to be claimed", e);
+            }
+        }
     }
 }

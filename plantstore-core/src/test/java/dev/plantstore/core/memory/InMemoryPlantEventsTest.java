@@ -24,22 +24,24 @@ class InMemoryPlantEventsTest extends PlantEventsContract {
 
     @Test
     void aWritePastTheLimitOfWaitingEventsIsRefusedAndChangesNothingUntilTheReceiverTakesSome() {
-        var outbox = new MemoryOutbox(RECEIVERS, 3);
+        var outbox = new MemoryOutbox(RECEIVERS);
         var store = new InMemoryPlantStore(outbox);
-        for (long id = 1; id <= 3; id++) {
+        long full = MemoryOutbox.CAPACITY;
+        for (long id = 1; id <= full; id++) {
             assertInstanceOf(CreateResult.Created.class, store.create(new NewPlant(id, "Plant " + id)));
         }
-        var refused = assertThrows(StoreUnavailableException.class, () -> store.create(new NewPlant(4, "Fern")));
-        assertTrue(refused.getMessage().contains("limit of 3"), refused.getMessage());
-        assertEquals(Optional.empty(), store.find(4), "a refused create stores nothing");
+        long next = full + 1;
+        var refused = assertThrows(StoreUnavailableException.class, () -> store.create(new NewPlant(next, "Fern")));
+        assertTrue(refused.getMessage().contains("limit of " + full), refused.getMessage());
+        assertEquals(Optional.empty(), store.find(next), "a refused create stores nothing");
         assertThrows(StoreUnavailableException.class, () -> store.delete(1));
         assertTrue(store.find(1).isPresent(), "a refused delete removes nothing");
-        assertEquals(3, outbox.backlogs().counted(RECEIVERS.get(0)).pending());
+        assertEquals(full, outbox.backlogs().counted(RECEIVERS.get(0)).pending());
 
         for (String receiver : RECEIVERS) {
             List<PlantEvent> taken = outbox.claim(receiver, System.currentTimeMillis(), 1);
             outbox.delivered(taken);
         }
-        assertInstanceOf(CreateResult.Created.class, store.create(new NewPlant(4, "Fern")));
+        assertInstanceOf(CreateResult.Created.class, store.create(new NewPlant(next, "Fern")));
     }
 }
