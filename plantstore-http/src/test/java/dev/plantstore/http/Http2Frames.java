@@ -41,6 +41,8 @@ import org.eclipse.jetty.util.Callback;
 final class Http2Frames implements AutoCloseable {
 
     static final Duration WAIT = Duration.ofSeconds(10);
+    /** The largest header block sent by a client told to go past the server's limits: the encoder's buffer. */
+    private static final int HEADER_BLOCK_BEYOND_LIMITS = 64 * 1024;
 
     private final Javalin server;
     private final Server jetty;
@@ -49,7 +51,7 @@ final class Http2Frames implements AutoCloseable {
     private final CompletableFuture<GoAwayFrame> goAway = new CompletableFuture<>();
     private final AtomicReference<CompletableFuture<Void>> pingAnswer = new AtomicReference<>();
 
-    private Http2Frames(Javalin server, Server jetty, boolean obeyStreamLimit) throws Exception {
+    private Http2Frames(Javalin server, Server jetty, boolean obeyLimits) throws Exception {
         this.server = server;
         this.jetty = jetty;
         client = new HTTP2Client();
@@ -60,9 +62,11 @@ final class Http2Frames implements AutoCloseable {
                 new InetSocketAddress("localhost", server.port()), new Session.Listener() {
                     @Override
                     public void onSettings(Session session, SettingsFrame frame) {
-                        if (!obeyStreamLimit) {
-                            // Jetty's client, having just applied the server's limit, would refuse to exceed it.
+                        if (!obeyLimits) {
+                            // Jetty's client, having just applied the server's limits, would refuse to exceed them.
                             ((HTTP2Session) session).setMaxLocalStreams(-1);
+                            ((HTTP2Session) session).getGenerator().getHpackEncoder()
+                                    .setMaxHeaderListSize(HEADER_BLOCK_BEYOND_LIMITS);
                         }
                         settings.complete(null);
                     }
@@ -88,15 +92,18 @@ final class Http2Frames implements AutoCloseable {
         return connect(store, true);
     }
 
-    /** As {@link #connect(PlantStore)}, opening streams beyond the limit the server announces if told to. */
-    static Http2Frames connect(PlantStore store, boolean obeyStreamLimit) throws Exception {
+    /**
+     * As {@link #connect(PlantStore)}; unless {@code obeyLimits}, the client goes past the limits the server announces
+     * (streams open at once, the size of a header block).
+     */
+    static Http2Frames connect(PlantStore store, boolean obeyLimits) throws Exception {
         var jetty = new AtomicReference<Server>();
         Javalin server = TestApi.server(TestApi.api(store), config -> {
             TestTransport.listenOverTls(config);
             config.jetty.modifyServer(jetty::set);
         }).start();
         try {
-            return new Http2Frames(server, jetty.get(), obeyStreamLimit);
+            return new Http2Frames(server, jetty.get(), obeyLimits);
         } catch (Exception e) {
             server.stop();
             throw e;

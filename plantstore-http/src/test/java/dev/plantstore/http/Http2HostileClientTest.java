@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.junit.jupiter.api.Test;
@@ -19,8 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The hostile-client rules on HTTP/2 streams, frame by frame: what the HTTP/1.1 suites check on a raw socket
  * (StrictHttpTest, ProtocolErrorTest) where HTTP/2 has it too, and what only HTTP/2 allows (resetting streams as fast
- * as they open). A header block over the limit has no test here: the server announces its limit in its SETTINGS, and
- * Jetty's client, like any conforming one, refuses to send more.
+ * as they open). Where the server announces a limit in its SETTINGS, the client here is told to go past it, as a
+ * hostile one would.
  */
 class Http2HostileClientTest {
 
@@ -74,6 +75,33 @@ class Http2HostileClientTest {
             open.get(0).send(PLANT.getBytes(StandardCharsets.UTF_8), true);
             assertEquals(200, open.get(0).awaitStatus());
         }
+    }
+
+    /**
+     * Jetty's 8 KiB for the request line and headers holds on HTTP/2 too: a header block over it is a fault of the
+     * whole connection (HPACK's state is the connection's), which the server ends with GOAWAY; one a little under it
+     * is served.
+     */
+    @Test
+    void aHeaderBlockOverTheLimitEndsItsConnectionWithGoAwayAndNeverReachesTheStore() throws Exception {
+        try (Http2Frames client = Http2Frames.connect(store, false)) {
+            padded(client, 9 * 1024);
+
+            GoAwayFrame goAway = client.goAway().get(Http2Frames.WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(ErrorCode.PROTOCOL_ERROR.code, goAway.getError(), goAway.toString());
+        }
+        assertFalse(store.find(1).isPresent(), "stored from a request whose header block is over the limit");
+        try (Http2Frames other = Http2Frames.connect(store, false)) {
+            assertEquals(200, padded(other, 7 * 1024).awaitStatus());
+        }
+    }
+
+    /** A create whose head carries {@code padding} bytes of one more header field. */
+    private static Http2Frames.Exchange padded(Http2Frames client, int padding) throws Exception {
+        Http2Frames.Exchange exchange = client.open(client.request("POST", "/plants", "Authorization", TestApi.BEARER,
+                "Content-Type", "application/json", "X-Padding", "p".repeat(padding)), false);
+        exchange.send(PLANT.getBytes(StandardCharsets.UTF_8), true);
+        return exchange;
     }
 
     /** A Content-Length one byte short of the body, or one byte over it. */
