@@ -18,8 +18,8 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
  * server's throughput under load: the JVM's {@code System.out} makes a system call for every line, and slf4j-simple
  * (the backend then) formatted every line's time with one {@code SimpleDateFormat} under a lock. Here output is
  * buffered and flushed every {@link #FLUSH_INTERVAL_MILLIS} ms, and log lines ({@link LogLines}) get their time stamp
- * from {@link Timestamps}, which formats once per millisecond. Lines reach the output at most that interval late; the
- * launcher flushes its own lines at once.
+ * from {@link LogLines.Timestamps}, which formats once per millisecond. Lines reach the output at most that interval
+ * late; the launcher flushes its own lines at once.
  */
 final class Console {
 
@@ -39,9 +39,9 @@ final class Console {
      * stream into the same buffer that time-stamps each line, and starts the flushing. The returned console writes the
      * launcher's own lines into the same buffer, as they are. Called once, at start-up.
      */
-    static Console install(LogFormat format) {
+    static Console install(LogLines.Format format) {
         var buffer = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), BUFFER_BYTES);
-        var timestamps = new Timestamps(ZoneId.systemDefault());
+        var timestamps = new LogLines.Timestamps(ZoneId.systemDefault());
         var printed = new TimestampedLines(buffer, timestamps);
         System.setOut(printed);
         var logLines = new LogLines(buffer, format, timestamps);
@@ -65,7 +65,7 @@ final class Console {
      * own, so that a collector reads every line of the output alike.
      */
     void println(String line) {
-        if (logLines.format() == LogFormat.JSON) {
+        if (logLines.format() == LogLines.Format.JSON) {
             logLines.write(org.slf4j.event.Level.INFO, "dev.plantstore.app", line, null);
         } else {
             // One write of the whole line: a log line written at the same time cannot land in the middle of it.
@@ -91,9 +91,9 @@ final class Console {
      */
     static final class TimestampedLines extends PrintStream {
 
-        private final Timestamps timestamps;
+        private final LogLines.Timestamps timestamps;
 
-        TimestampedLines(OutputStream out, Timestamps timestamps) {
+        TimestampedLines(OutputStream out, LogLines.Timestamps timestamps) {
             super(out, false, StandardCharsets.UTF_8);
             this.timestamps = timestamps;
         }

@@ -5,6 +5,9 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import org.slf4j.MDC;
 import org.slf4j.event.Level;
@@ -20,15 +23,19 @@ import org.slf4j.event.Level;
  */
 final class LogLines {
 
+    /** How log lines are written: for people, or one JSON object per line for a collector. */
+    enum Format { TEXT, JSON }
+
+
     /** Until the launcher installs its console, as in a test that does not. */
     private static volatile LogLines current =
-            new LogLines(System.err, LogFormat.TEXT, new Timestamps(java.time.ZoneId.systemDefault()));
+            new LogLines(System.err, Format.TEXT, new Timestamps(ZoneId.systemDefault()));
 
     private final OutputStream sink;
-    private final LogFormat format;
+    private final Format format;
     private final Timestamps timestamps;
 
-    LogLines(OutputStream sink, LogFormat format, Timestamps timestamps) {
+    LogLines(OutputStream sink, Format format, Timestamps timestamps) {
         this.sink = sink;
         this.format = format;
         this.timestamps = timestamps;
@@ -46,7 +53,7 @@ final class LogLines {
         return current;
     }
 
-    LogFormat format() {
+    Format format() {
         return format;
     }
 
@@ -55,7 +62,7 @@ final class LogLines {
      * calling thread: the request's id and fields are those of the request this thread serves.
      */
     void write(Level level, String logger, String message, Throwable thrown) {
-        String line = format == LogFormat.JSON
+        String line = format == Format.JSON
                 ? json(level, logger, message, MDC.getCopyOfContextMap(), thrown)
                 : text(level, logger, message, MDC.get("requestId"), MDC.get("principal"), MDC.get("traceId"),
                         thrown);
@@ -171,5 +178,34 @@ final class LogLines {
         var trace = new StringWriter();
         thrown.printStackTrace(new PrintWriter(trace));
         return trace.toString();
+    }
+
+    /** ISO-8601 local time to the millisecond, formatted once per millisecond however many lines share it. */
+    static final class Timestamps {
+
+        private static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+
+        private record Formatted(long epochMillis, String text) {
+        }
+
+        private final DateTimeFormatter format;
+        private volatile Formatted last = new Formatted(Long.MIN_VALUE, "");
+
+        Timestamps(ZoneId zone) {
+            this.format = FORMAT.withZone(zone);
+        }
+
+        String now() {
+            return at(System.currentTimeMillis());
+        }
+
+        String at(long epochMillis) {
+            Formatted formatted = last;
+            if (formatted.epochMillis() != epochMillis) {
+                formatted = new Formatted(epochMillis, format.format(Instant.ofEpochMilli(epochMillis)));
+                last = formatted;
+            }
+            return formatted.text();
+        }
     }
 }

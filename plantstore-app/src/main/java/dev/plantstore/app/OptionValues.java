@@ -22,10 +22,10 @@ final class OptionValues {
         return Duration.ofSeconds(parseInt(given, min, max));
     }
 
-    static LogFormat parseLogFormat(Given given) throws UsageException {
+    static LogLines.Format parseLogFormat(Given given) throws UsageException {
         return switch (given.value().strip().toLowerCase(Locale.ROOT)) {
-            case "text" -> LogFormat.TEXT;
-            case "json" -> LogFormat.JSON;
+            case "text" -> LogLines.Format.TEXT;
+            case "json" -> LogLines.Format.JSON;
             default -> throw new UsageException(given.source() + " must be text or json, got '" + given.value() + "'");
         };
     }

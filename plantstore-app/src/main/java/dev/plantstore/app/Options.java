@@ -88,7 +88,7 @@ final class Options {
             given -> OptionalInt.of(parseInt(given, 0, 65_535)), OptionalInt.empty(), "off");
     static final Option<String> MANAGEMENT_HOST = Option.of("--management-host", "HOST",
             "address the management port listens on", OptionValues::requireNonBlank, "127.0.0.1");
-    static final Option<LogFormat> LOG_FORMAT = Option.of("--log-format", "FORMAT",
+    static final Option<LogLines.Format> LOG_FORMAT = Option.of("--log-format", "FORMAT",
             "text, or json for one JSON object per line", OptionValues::parseLogFormat, "text");
     static final Option<Boolean> TRACE_HEALTH = Option.of("--trace-health", "on|off",
             "when tracing is on (OTEL_* below), also trace the probes of the API's port (/health, /health/live, "

@@ -16,13 +16,14 @@ class ConsoleTest {
 
     @Test
     void timestampsAreIsoLocalTimeToTheMillisecond() {
-        assertEquals("2026-11-22T12:00:00.007Z", new Timestamps(ZoneOffset.UTC).at(NOON_UTC + 7));
-        assertEquals("2026-11-22T13:00:00.007+01:00", new Timestamps(ZoneId.of("Europe/Paris")).at(NOON_UTC + 7));
+        assertEquals("2026-11-22T12:00:00.007Z", new LogLines.Timestamps(ZoneOffset.UTC).at(NOON_UTC + 7));
+        assertEquals("2026-11-22T13:00:00.007+01:00",
+                new LogLines.Timestamps(ZoneId.of("Europe/Paris")).at(NOON_UTC + 7));
     }
 
     @Test
     void linesWithinOneMillisecondShareOneFormattedTimestamp() {
-        var timestamps = new Timestamps(ZoneOffset.UTC);
+        var timestamps = new LogLines.Timestamps(ZoneOffset.UTC);
         String first = timestamps.at(NOON_UTC);
         assertSame(first, timestamps.at(NOON_UTC));
         assertEquals("2026-11-22T12:00:00.001Z", timestamps.at(NOON_UTC + 1));
@@ -31,7 +32,7 @@ class ConsoleTest {
     @Test
     void everyLoggedLineStartsWithTheTime() {
         var sink = new ByteArrayOutputStream();
-        var lines = new Console.TimestampedLines(sink, new Timestamps(ZoneOffset.UTC));
+        var lines = new Console.TimestampedLines(sink, new LogLines.Timestamps(ZoneOffset.UTC));
         lines.println("INFO access - POST /plants 200 0.4ms");
         lines.flushNow();
         String written = sink.toString(StandardCharsets.UTF_8);
@@ -43,7 +44,7 @@ class ConsoleTest {
     void aLoggersFlushLeavesTheLineBufferedUntilTheConsolesOwnFlush() {
         var sink = new ByteArrayOutputStream();
         var lines = new Console.TimestampedLines(new java.io.BufferedOutputStream(sink, 1024),
-                new Timestamps(ZoneOffset.UTC));
+                new LogLines.Timestamps(ZoneOffset.UTC));
         lines.println("INFO access - DELETE /plants/1 204 0.2ms");
         lines.flush();
         assertEquals(0, sink.size());

@@ -19,8 +19,8 @@ class LogLinesTest {
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-    private String logged(LogFormat format, Runnable logging) {
-        LogLines.use(new LogLines(out, format, new Timestamps(ZoneOffset.UTC)));
+    private String logged(LogLines.Format format, Runnable logging) {
+        LogLines.use(new LogLines(out, format, new LogLines.Timestamps(ZoneOffset.UTC)));
         logging.run();
         return out.toString(StandardCharsets.UTF_8);
     }
@@ -28,7 +28,7 @@ class LogLinesTest {
     @AfterEach
     void restore() {
         MDC.clear();
-        LogLines.use(new LogLines(System.err, LogFormat.TEXT, new Timestamps(ZoneOffset.UTC)));
+        LogLines.use(new LogLines(System.err, LogLines.Format.TEXT, new LogLines.Timestamps(ZoneOffset.UTC)));
     }
 
     @Test
@@ -38,7 +38,7 @@ class LogLinesTest {
 
     @Test
     void aTextLineWrittenWhileARequestIsServedCarriesItsId() {
-        String log = logged(LogFormat.TEXT, () -> {
+        String log = logged(LogLines.Format.TEXT, () -> {
             MDC.put("requestId", "req-7");
             LoggerFactory.getLogger("dev.plantstore.http.PlantStoreApi").warn("store {} is slow", "db");
             MDC.remove("requestId");
@@ -59,8 +59,8 @@ class LogLinesTest {
             LoggerFactory.getLogger("dev.plantstore.http.PlantStoreApi").warn("slow");
             MDC.clear();
         };
-        assertTrue(logged(LogFormat.TEXT, traced).contains("[req-9 trace=4bf92f3577b34da6a3ce929d0e0e4736] "));
-        List<String> lines = logged(LogFormat.JSON, traced).lines().toList();
+        assertTrue(logged(LogLines.Format.TEXT, traced).contains("[req-9 trace=4bf92f3577b34da6a3ce929d0e0e4736] "));
+        List<String> lines = logged(LogLines.Format.JSON, traced).lines().toList();
         var json = new ObjectMapper().readTree(lines.get(lines.size() - 1));
         assertEquals("4bf92f3577b34da6a3ce929d0e0e4736", json.get("traceId").textValue());
         assertEquals("00f067aa0ba902b7", json.get("spanId").textValue());
@@ -68,7 +68,7 @@ class LogLinesTest {
 
     @Test
     void aJsonLineIsOneObjectWithTimeLevelLoggerMessageAndTheRequestFields() throws Exception {
-        String log = logged(LogFormat.JSON, () -> {
+        String log = logged(LogLines.Format.JSON, () -> {
             MDC.put("requestId", "req-\"8\"");
             MDC.put("method", "POST");
             MDC.put("route", "/plants");
@@ -100,7 +100,7 @@ class LogLinesTest {
             sent.append(c);
         }
         sent.append("\u2028\u2029\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069");
-        String log = logged(LogFormat.TEXT, () -> {
+        String log = logged(LogLines.Format.TEXT, () -> {
             MDC.put("requestId", "req-9");
             LoggerFactory.getLogger("dev.plantstore.access").info("GET /a" + sent + "b 404 0.1ms");
         });
@@ -114,14 +114,14 @@ class LogLinesTest {
                 + line.substring(line.indexOf("\\u0002"), line.indexOf("b 404")) + "b 404 0.1ms"), line);
         assertTrue(line.contains("\\n") && line.contains("\\u0085") && line.contains("\\u2028")
                 && line.contains("\\u202e"), line);
-        assertTrue(logged(LogFormat.TEXT, () -> LoggerFactory.getLogger("dev.plantstore.x")
+        assertTrue(logged(LogLines.Format.TEXT, () -> LoggerFactory.getLogger("dev.plantstore.x")
                 .info("Monstera \u00e9t\u00e9 \ud83c\udf3f")).contains("Monstera \u00e9t\u00e9 \ud83c\udf3f"),
                 "other text stays as it is");
     }
 
     @Test
     void aFailedExportOfTheTracingSdkIsOneLineWithoutAStackTrace() {
-        String log = logged(LogFormat.TEXT, () -> LoggerFactory
+        String log = logged(LogLines.Format.TEXT, () -> LoggerFactory
                 .getLogger("io.opentelemetry.exporter.internal.http.HttpExporter")
                 .warn("Failed to export spans.", new java.net.ConnectException("Connection refused")));
         assertEquals(1, log.lines().count(), log);
@@ -130,7 +130,7 @@ class LogLinesTest {
 
     @Test
     void aFailedCleanUpOfSqlitesNativeLibraryIsOneLineWithoutAStackTrace() {
-        String log = logged(LogFormat.TEXT, () -> LoggerFactory.getLogger("org.sqlite.SQLiteJDBCLoader")
+        String log = logged(LogLines.Format.TEXT, () -> LoggerFactory.getLogger("org.sqlite.SQLiteJDBCLoader")
                 .error("Failed to delete old native lib", new java.nio.file.NoSuchFileException(
                         "/tmp/sqlite-3.54.1.0-f5b8faf7-067e-4057-87b5-97bc364b2168-libsqlitejdbc.so")));
         assertEquals(1, log.lines().count(), log);
@@ -140,14 +140,14 @@ class LogLinesTest {
 
     @Test
     void anotherLoggersFailureKeepsItsStackTrace() {
-        String log = logged(LogFormat.TEXT, () -> LoggerFactory.getLogger("dev.plantstore.x")
+        String log = logged(LogLines.Format.TEXT, () -> LoggerFactory.getLogger("dev.plantstore.x")
                 .warn("failed", new IllegalStateException("broken")));
         assertTrue(log.lines().count() > 1 && log.contains("\tat "), log);
     }
 
     @Test
     void aJsonLineEscapesControlCharactersAsJsonDoes() throws Exception {
-        String log = logged(LogFormat.JSON, () -> LoggerFactory.getLogger("dev.plantstore.access")
+        String log = logged(LogLines.Format.JSON, () -> LoggerFactory.getLogger("dev.plantstore.access")
                 .info("GET /\u0085\u2028\u202e\u001b[2J 404 0.1ms"));
         assertEquals(1, log.lines().count(), log);
         assertEquals("GET /\u0085\u2028\u202e\u001b[2J 404 0.1ms",
@@ -156,7 +156,7 @@ class LogLinesTest {
 
     @Test
     void aJsonLineKeepsAStackTraceInOneField() throws Exception {
-        String log = logged(LogFormat.JSON, () -> LoggerFactory.getLogger("dev.plantstore.x")
+        String log = logged(LogLines.Format.JSON, () -> LoggerFactory.getLogger("dev.plantstore.x")
                 .error("request {} failed", "r1", new IllegalStateException("boom")));
         assertEquals(1, log.lines().count(), log);
         JsonNode line = new ObjectMapper().readTree(log);
@@ -166,7 +166,7 @@ class LogLinesTest {
 
     @Test
     void jettyAndJavalinSpeakOnlyAboutProblemsJavalinsOwnLoggerNotAtAllAndThePoolOnlyOfErrors() {
-        String log = logged(LogFormat.TEXT, () -> {
+        String log = logged(LogLines.Format.TEXT, () -> {
             LoggerFactory.getLogger("org.eclipse.jetty.server.Server").info("Started");
             LoggerFactory.getLogger("io.javalin.Javalin").error("Port in use");
             LoggerFactory.getLogger("com.zaxxer.hikari.pool.ProxyConnection").warn("connection marked as broken");
@@ -178,7 +178,7 @@ class LogLinesTest {
 
     @Test
     void theCoresLinesThroughTheJdksPlatformLoggerAreTheServersLines() throws Exception {
-        String log = logged(LogFormat.JSON, () -> System.getLogger("dev.plantstore.core.jdbc.JdbcPlantStore")
+        String log = logged(LogLines.Format.JSON, () -> System.getLogger("dev.plantstore.core.jdbc.JdbcPlantStore")
                 .log(System.Logger.Level.ERROR, "plant store writes failing: disk full"));
         JsonNode line = new ObjectMapper().readTree(log);
         assertEquals("plant store writes failing: disk full", line.get("message").textValue());
@@ -189,7 +189,7 @@ class LogLinesTest {
     @Test
     void aLibrarysJavaUtilLoggingLinesAreTheServersLines() throws Exception {
         Console.routeJavaUtilLogging();
-        String log = logged(LogFormat.JSON, () -> java.util.logging.Logger.getLogger("org.postgresql.Driver")
+        String log = logged(LogLines.Format.JSON, () -> java.util.logging.Logger.getLogger("org.postgresql.Driver")
                 .warning("connection attempt failed"));
         JsonNode line = new ObjectMapper().readTree(log);
         assertEquals("connection attempt failed", line.get("message").textValue());

@@ -167,7 +167,7 @@ class ReloadingTokensTest {
     @Test
     void anErrorWhileReadingAChangedFileIsLoggedOnceAndDoesNotStopTheWatch() throws Exception {
         var log = new ByteArrayOutputStream();
-        LogLines.use(new LogLines(log, LogFormat.TEXT, new Timestamps(ZoneOffset.UTC)));
+        LogLines.use(new LogLines(log, LogLines.Format.TEXT, new LogLines.Timestamps(ZoneOffset.UTC)));
         Path file = write("tokens", "kept-token\n");
         AtomicInteger attempts = new AtomicInteger();
         try (var tokens = ReloadingTokens.watch(file, () -> {
@@ -185,7 +185,7 @@ class ReloadingTokensTest {
             assertTrue(Poll.until(Duration.ofSeconds(5), CHECK_EVERY,
                     () -> log.toString(StandardCharsets.UTF_8).contains(" works again")), log::toString);
         } finally {
-            LogLines.use(new LogLines(System.err, LogFormat.TEXT, new Timestamps(ZoneOffset.UTC)));
+            LogLines.use(new LogLines(System.err, LogLines.Format.TEXT, new LogLines.Timestamps(ZoneOffset.UTC)));
         }
         List<String> lines = log.toString(StandardCharsets.UTF_8).lines().toList();
         assertEquals(3, lines.size(), () -> String.join("\n", lines));
