@@ -67,7 +67,7 @@ final class AccessLog implements RequestLog {
         });
         MDC.put(CLIENT_MDC_KEY, client);
         MDC.put("method", request.getMethod());
-        MDC.put("route", exchange.route().orElse(RouteTemplate.UNMATCHED));
+        MDC.put("route", exchange.route().orElse(Exchange.UNMATCHED_ROUTE));
         MDC.put("status", Integer.toString(response.getStatus()));
         MDC.put("durationMs", (tenthsOfMillis / 10) + "." + (tenthsOfMillis % 10));
         try {

@@ -2,7 +2,9 @@ package dev.plantstore.http;
 
 import dev.plantstore.core.Verification;
 import io.javalin.http.Context;
+import io.javalin.router.Endpoint;
 import io.opentelemetry.api.trace.Span;
+import java.util.List;
 import java.util.Optional;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.server.Request;
@@ -17,6 +19,9 @@ import org.eclipse.jetty.server.Request;
  * happens-before, so the fields need no locking.
  */
 final class Exchange {
+
+    /** The route of a request no route matched. */
+    static final String UNMATCHED_ROUTE = "unmatched";
 
     private static final String ATTRIBUTE = Exchange.class.getName();
 
@@ -116,6 +121,22 @@ final class Exchange {
 
     void routed(String route) {
         this.route = route;
+    }
+
+    /**
+     * The route template that served the request {@code ctx} serves, such as {@code /plants/{id}}: what the metrics,
+     * the spans and the access line say instead of the raw path, which would give them one value per path a client
+     * tries. Javalin names the matched route only once a before-handler lets the request through; one that stopped it
+     * (a 401) is labelled with that handler's pattern, such as {@code /plants/*}, which is still a template.
+     */
+    static String routeTemplate(Context ctx) {
+        Endpoint endpoint = ctx.endpoints().matchedHttpEndpoint();
+        if (endpoint != null) {
+            return endpoint.path;
+        }
+        List<Endpoint> visited = ctx.endpoints().list();
+        String last = visited.isEmpty() ? "*" : visited.get(visited.size() - 1).path;
+        return last.equals("*") ? UNMATCHED_ROUTE : last;
     }
 
     /** Why it was refused when the status alone does not say (a 503's cause). */

@@ -98,7 +98,7 @@ final class HttpMetrics implements RequestLogger {
     @Override
     public void handle(Context ctx, Float millis) {
         int status = ctx.statusCode();
-        timers.computeIfAbsent(new Series(method(ctx), RouteTemplate.of(ctx), status), this::timer)
+        timers.computeIfAbsent(new Series(method(ctx), Exchange.routeTemplate(ctx), status), this::timer)
                 .record(Math.round(millis * 1_000_000.0), TimeUnit.NANOSECONDS);
         Counter refused = refusals.get(status);
         if (refused != null) {

@@ -142,7 +142,7 @@ final class Pipeline {
                     Pipeline::httpMetrics),
             new Step(Layer.ANSWER, "AccessLog", EnumSet.of(Audience.STANDALONE),
                     "Jetty's request log: one line per exchange once the response is complete, with the route "
-                            + "template (RouteTemplate) and the client as 12 names it",
+                            + "template (Exchange) and the client as 12 names it",
                     Pipeline::accessLog));
 
     private Pipeline() {
@@ -336,7 +336,7 @@ final class Pipeline {
     private static void accessLog(Assembly assembly) {
         ClientAddresses clients = assembly.api().clientAddresses();
         assembly.onServer(server -> server.setRequestLog(new AccessLog(clients)));
-        assembly.config.requestLogger.http((ctx, millis) -> Exchange.of(ctx).routed(RouteTemplate.of(ctx)));
+        assembly.config.requestLogger.http((ctx, millis) -> Exchange.of(ctx).routed(Exchange.routeTemplate(ctx)));
     }
 
     /**

@@ -113,7 +113,7 @@ final class RequestSpans extends Handler.Wrapper {
      */
     static void nameByRoute(Context ctx) {
         Exchange.existing(ctx).ifPresent(exchange -> exchange.span().filter(Span::isRecording).ifPresent(span -> {
-            String route = RouteTemplate.of(ctx);
+            String route = Exchange.routeTemplate(ctx);
             span.updateName(ctx.method().name() + " " + route);
             span.setAttribute(ROUTE, route);
             exchange.caller().ifPresent(caller -> span.setAttribute(PRINCIPAL, caller.principal()));
