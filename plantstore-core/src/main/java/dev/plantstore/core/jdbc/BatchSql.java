@@ -1,6 +1,7 @@
 package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.Plant;
+import dev.plantstore.core.jdbc.Write.PlantOp;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

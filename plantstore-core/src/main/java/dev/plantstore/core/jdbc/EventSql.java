@@ -2,6 +2,7 @@ package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.jdbc.Write.PlantOp;
 import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;

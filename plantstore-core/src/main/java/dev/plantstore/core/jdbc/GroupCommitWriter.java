@@ -3,6 +3,7 @@ package dev.plantstore.core.jdbc;
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.StoreUnavailableException;
+import dev.plantstore.core.jdbc.Write.PlantOp;
 import dev.plantstore.core.threads.DaemonThreads;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -7,6 +7,7 @@ import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.StoreUnavailableException;
 import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.jdbc.Write.PlantOp;
 import dev.plantstore.core.webhooks.CommittedEvents;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -95,4 +95,19 @@ sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.OutboxWri
     /** Queued by {@link GroupCommitWriter#close()} to wake the writer and end it. */
     record Stop(CompletableFuture<Void> result) implements Write<Void> {
     }
+
+    /** One write as the database applies it. */
+    sealed interface PlantOp {
+
+        long id();
+
+        /** The trace of the write, which its event keeps. */
+        Optional<TraceContext> trace();
+
+        record InsertIfAbsent(long id, Plant plant, Optional<TraceContext> trace) implements PlantOp {
+        }
+
+        record Delete(long id, Optional<TraceContext> trace) implements PlantOp {
+        }
+    }
 }
