@@ -1,6 +1,7 @@
 package dev.plantstore.webhooks;
 
 import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.webhooks.WebhookSigner.SignedRequest;
 import java.io.EOFException;
 import java.net.URI;
 import java.net.UnknownHostException;

@@ -1,6 +1,7 @@
 package dev.plantstore.webhooks;
 
 import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.webhooks.WebhookSigner.SignedRequest;
 
 /** How an event's request leaves the building: one attempt at a time per call, its outcome told exactly once. */
 interface Transport extends AutoCloseable {

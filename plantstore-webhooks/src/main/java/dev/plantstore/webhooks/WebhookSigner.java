@@ -5,6 +5,9 @@ import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -13,10 +16,22 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The {@code webhook-signature} of Standard Webhooks: {@code v1,} and the base64 HMAC-SHA256, under a secret's key,
- * of {@code <webhook-id>.<webhook-timestamp>.<body>}; one such signature per secret, separated by spaces.
+ * An attempt's request as Standard Webhooks has it: the event's JSON body, its {@code webhook-id}, the time and the
+ * {@code webhook-signature}: {@code v1,} and the base64 HMAC-SHA256, under a secret's key, of
+ * {@code <webhook-id>.<webhook-timestamp>.<body>}; one such signature per secret, separated by spaces.
  */
 final class WebhookSigner {
+
+    private static final DateTimeFormatter TIMESTAMP =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    /**
+     * One attempt's request from its headers on, as Standard Webhooks has it: signed anew each time, as it is now;
+     * with the W3C trace context it carries, when there is one.
+     */
+    record SignedRequest(String id, long timestampSeconds, String signature, byte[] body,
+                         Optional<TraceContext> trace) {
+    }
 
     private final List<byte[]> keys;
 
@@ -27,7 +42,7 @@ final class WebhookSigner {
     /** The request of one attempt at {@code event}: its id, the time now, the body and their signatures. */
     SignedRequest request(PlantEvent event, Optional<TraceContext> trace) {
         String id = messageId(event);
-        byte[] body = WebhookBody.of(event);
+        byte[] body = body(event);
         long timestamp = System.currentTimeMillis() / 1_000;
         return new SignedRequest(id, timestamp, sign(id, timestamp, body), body, trace);
     }
@@ -51,5 +66,51 @@ final class WebhookSigner {
             }
         }
         return signatures.toString();
+    }
+
+    /**
+     * The event as the receiver gets it:
+     * <pre>{@code
+     * {"type":"plant.created","timestamp":"2026-11-23T10:00:00.000Z","data":{"id":1,"name":"Monstera","tag":"aroid"}}
+     * }</pre>
+     * A deleted plant's data holds its id alone, and an absent tag is left out. The timestamp is the event's recorded
+     * time: taken as the batch that wrote it began, and stored with it, so every attempt sends the same bytes.
+     */
+    static byte[] body(PlantEvent event) {
+        var json = new StringBuilder(128);
+        json.append("{\"type\":\"").append(event.type()).append("\",\"timestamp\":\"")
+                .append(TIMESTAMP.format(Instant.ofEpochMilli(event.recordedAtMillis())))
+                .append("\",\"data\":{\"id\":").append(event.plantId());
+        if (event.plant() != null) {
+            json.append(",\"name\":");
+            string(json, event.plant().name());
+            if (event.plant().tag() != null) {
+                json.append(",\"tag\":");
+                string(json, event.plant().tag());
+            }
+        }
+        return json.append("}}").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void string(StringBuilder json, String value) {
+        json.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '"' -> json.append("\\\"");
+                case '\\' -> json.append("\\\\");
+                case '\n' -> json.append("\\n");
+                case '\r' -> json.append("\\r");
+                case '\t' -> json.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
+                        json.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        json.append(c);
+                    }
+                }
+            }
+        }
+        json.append('"');
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.testkit.Poll;
+import dev.plantstore.webhooks.WebhookSigner.SignedRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -12,6 +12,7 @@ import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
 import dev.plantstore.testkit.Poll;
+import dev.plantstore.webhooks.WebhookSigner.SignedRequest;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.time.Duration;

@@ -13,6 +13,7 @@ import dev.plantstore.testkit.ScriptedReceiver;
 import dev.plantstore.testkit.ScriptedReceiver.Answer;
 import dev.plantstore.testkit.ScriptedReceiver.Then;
 import dev.plantstore.testkit.Sockets;
+import dev.plantstore.webhooks.WebhookSigner.SignedRequest;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -66,6 +66,6 @@ class WebhookSignerTest {
     }
 
     private static String body(PlantEvent event) {
-        return new String(WebhookBody.of(event), StandardCharsets.UTF_8);
+        return new String(WebhookSigner.body(event), StandardCharsets.UTF_8);
     }
 }
