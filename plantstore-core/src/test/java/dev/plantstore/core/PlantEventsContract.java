@@ -3,8 +3,8 @@ package dev.plantstore.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.plantstore.core.webhooks.Backlogs;
 import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.util.ArrayList;
 import java.util.List;

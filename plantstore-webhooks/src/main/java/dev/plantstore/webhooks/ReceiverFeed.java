@@ -1,7 +1,7 @@
 package dev.plantstore.webhooks;
 
-import dev.plantstore.core.webhooks.Backlogs;
 import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.plantstore.webhooks;
 
 import dev.plantstore.core.WebhookListener;
-import dev.plantstore.core.webhooks.Backlogs;
+import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import java.net.URI;
 import java.time.Duration;
 

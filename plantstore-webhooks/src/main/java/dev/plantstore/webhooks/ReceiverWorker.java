@@ -2,10 +2,10 @@ package dev.plantstore.webhooks;
 
 import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.threads.DaemonThreads;
-import dev.plantstore.core.webhooks.Backlogs;
 import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import dev.plantstore.core.webhooks.PlantEvent;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;

@@ -1,9 +1,9 @@
 package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.StoreUnavailableException;
-import dev.plantstore.core.webhooks.Backlogs;
 import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
+import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -2,6 +2,7 @@ package dev.plantstore.core.webhooks;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The queue of events waiting to be delivered, per receiver, as a store keeps them: a store records them together
@@ -42,6 +43,26 @@ public interface Outbox {
     /** Where the store publishes the events of each commit, for a delivery to subscribe to. */
     CommittedEvents committed();
 
-    /** How many events wait, per receiver, and since when. */
+    /** How many events wait, per receiver, and since when: what the metrics show and the pace of writes reads. */
     Backlogs backlogs();
+
+    /** What an outbox tells of the events waiting for each receiver, for metrics and for the pace of writes. */
+    interface Backlogs {
+
+        /** The pending events of one receiver, and when the oldest of them was recorded (0 when there is none). */
+        record Backlog(long pending, long oldestRecordedAtMillis) {
+        }
+
+        /** How many events of {@code receiver} are pending, which may cost a scan, and the oldest's age. */
+        Backlog counted(String receiver);
+
+        /** The backlog where it is known without a scan (an outbox in memory), else empty. */
+        Optional<Backlog> withoutScan(String receiver);
+
+        /**
+         * When the oldest pending event of {@code receiver} was recorded (0 when there is none); cheap at any
+         * backlog.
+         */
+        long oldestRecordedAt(String receiver);
+    }
 }
