@@ -13,7 +13,7 @@ import org.eclipse.jetty.server.Request;
  * What the server learns about one request on its way, kept on the request under one attribute: Jetty's handlers and
  * Javalin's see the same request, so this is how the steps a request passes hand each other what they found. Each
  * part is found once, by whichever step needs it first, and read by those after it: the client ({@link
- * ClientAddresses}), the credentials' {@link Credentials.Decision}, the server span, the route
+ * ClientAddresses}), the credentials' {@link BearerAuth.Decision}, the server span, the route
  * template Javalin matched, and why a request was refused when its status alone does not say. Only the server sets
  * request attributes; a client cannot. A request is served by one thread at a time, which Jetty hands on with a
  * happens-before, so the fields need no locking.
@@ -27,7 +27,7 @@ final class Exchange {
 
     private final Request request;
     private ClientAddresses.Client client;
-    private Credentials.Decision decision;
+    private BearerAuth.Decision decision;
     /** Whether the gate on the API's paths has answered by the decision: until then the request has no caller. */
     private boolean enforced;
     private Span span;
@@ -76,11 +76,11 @@ final class Exchange {
     }
 
     /** The credentials' decision, empty until the API's authentication has been asked. */
-    Optional<Credentials.Decision> decision() {
+    Optional<BearerAuth.Decision> decision() {
         return Optional.ofNullable(decision);
     }
 
-    void decided(Credentials.Decision decision) {
+    void decided(BearerAuth.Decision decision) {
         this.decision = decision;
     }
 
@@ -95,13 +95,13 @@ final class Exchange {
 
     /** Who the request was admitted as, once the gate let it in. */
     Optional<Verification.Valid> caller() {
-        return enforced && decision instanceof Credentials.Admitted admitted ? Optional.of(admitted.verification())
+        return enforced && decision instanceof BearerAuth.Admitted admitted ? Optional.of(admitted.verification())
                 : Optional.empty();
     }
 
     /** Why its token was refused, once the gate refused it for that. */
-    Optional<Credentials.TokenRefusal> tokenRefusal() {
-        return enforced && decision instanceof Credentials.Refused refused ? refused.tokenRefusal()
+    Optional<BearerAuth.TokenRefusal> tokenRefusal() {
+        return enforced && decision instanceof BearerAuth.Refused refused ? refused.tokenRefusal()
                 : Optional.empty();
     }
 
