@@ -8,13 +8,18 @@ import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The outbox of the in-memory store: in this process's memory like its plants, so the events still pending are lost
@@ -22,6 +27,10 @@ import java.util.TreeMap;
  * refused ({@link StoreUnavailableException}) and changes nothing, so that a receiver that is down cannot exhaust the
  * heap and no acknowledged write goes without its event. An event given up on is dropped: no operator's command
  * reaches a store in memory to list it or send it again.
+ *
+ * <p>Writes and the delivery share no lock: a write adds its event to a receiver's queue of recorded events, which
+ * takes no lock, and the delivery moves what it finds there into the events it claims from and settles, under a lock
+ * of that receiver's that only the delivery takes. A claim that walks a long backlog holds up no write.
  */
 public final class MemoryOutbox implements Outbox, Backlogs {
 
@@ -44,23 +53,49 @@ public final class MemoryOutbox implements Outbox, Backlogs {
         }
     }
 
-    private final Map<String, TreeMap<Long, Entry>> pending = new HashMap<>();
-    private long lastSeq;
+    /** One receiver's events: as writes record them, and as the delivery holds them, under this object's lock. */
+    private static final class ReceiverEvents {
+        /** Events recorded and not yet seen by the delivery, in the order of each plant id's writes. */
+        final Queue<PlantEvent> recorded = new ConcurrentLinkedQueue<>();
+        /** Events recorded and not yet settled as delivered or given up on: what the bound applies to. */
+        final AtomicInteger waiting = new AtomicInteger();
+        /** By seq; only under this object's lock. */
+        final TreeMap<Long, Entry> held = new TreeMap<>();
+
+        /** Takes in what writes recorded since the last look; the caller holds this object's lock. */
+        TreeMap<Long, Entry> current() {
+            for (PlantEvent event = recorded.poll(); event != null; event = recorded.poll()) {
+                held.put(event.seq(), new Entry(event));
+            }
+            return held;
+        }
+
+        void settled(long seq) {
+            if (held.remove(seq) != null) {
+                waiting.decrementAndGet();
+            }
+        }
+    }
+
+    private final Map<String, ReceiverEvents> receivers;
+    private final AtomicLong lastSeq = new AtomicLong();
     private final CommittedEvents committed = new CommittedEvents();
 
     public MemoryOutbox(List<String> receivers) {
+        var byName = new LinkedHashMap<String, ReceiverEvents>();
         for (String receiver : receivers) {
-            pending.put(receiver, new TreeMap<>());
+            byName.put(receiver, new ReceiverEvents());
         }
+        this.receivers = Collections.unmodifiableMap(byName);
     }
 
     /**
      * Refuses a write whose event would not fit: called before the write, under the plant id's lock, so a refused write
      * changes nothing. Writes of other ids may pass at the same moment, so the bound holds to within a few events.
      */
-    synchronized void ensureRoom() {
-        for (var receiver : pending.entrySet()) {
-            if (receiver.getValue().size() >= CAPACITY) {
+    void ensureRoom() {
+        for (var receiver : receivers.entrySet()) {
+            if (receiver.getValue().waiting.get() >= CAPACITY) {
                 throw new StoreUnavailableException("the webhook events waiting for "
                         + receiver.getKey() + " have reached the in-memory "
                         + "store's limit of " + CAPACITY);
@@ -77,57 +112,68 @@ public final class MemoryOutbox implements Outbox, Backlogs {
         return committed;
     }
 
-    /** Records one event for every receiver; the caller holds the plant id's lock, so events of an id keep order. */
+    /**
+     * Records one event for every receiver; the caller holds the plant id's lock, so the events of an id are queued,
+     * and numbered, in the order of its writes.
+     */
     void record(String type, long plantId, Plant plant, Optional<TraceContext> trace) {
         long now = System.currentTimeMillis();
-        synchronized (this) {
-            for (var receiver : pending.entrySet()) {
-                long seq = ++lastSeq;
-                receiver.getValue().put(seq,
-                        new Entry(new PlantEvent(seq, receiver.getKey(), plantId, type, plant, now, 0, 0, now, trace)));
-            }
+        for (var receiver : receivers.entrySet()) {
+            long seq = lastSeq.incrementAndGet();
+            ReceiverEvents events = receiver.getValue();
+            events.waiting.incrementAndGet();
+            events.recorded.add(new PlantEvent(seq, receiver.getKey(), plantId, type, plant, now, 0, 0, now, trace));
         }
         committed.publish(List.of(), true);
     }
 
     @Override
-    public synchronized List<PlantEvent> claim(String receiver, long nowMillis, int max) {
+    public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
+        ReceiverEvents events = receivers.get(receiver);
         List<PlantEvent> claimed = new ArrayList<>();
         Set<Long> earlierPending = new HashSet<>();
-        for (Entry entry : pending.get(receiver).values()) {
-            if (claimed.size() == max) {
-                break;
-            }
-            if (earlierPending.add(entry.event.plantId())
-                    && entry.dueAtMillis <= nowMillis && entry.leasedUntilMillis <= nowMillis) {
-                entry.leasedUntilMillis = nowMillis + LEASE.toMillis();
-                claimed.add(entry.withAttempts());
+        synchronized (events) {
+            for (Entry entry : events.current().values()) {
+                if (claimed.size() == max) {
+                    break;
+                }
+                if (earlierPending.add(entry.event.plantId())
+                        && entry.dueAtMillis <= nowMillis && entry.leasedUntilMillis <= nowMillis) {
+                    entry.leasedUntilMillis = nowMillis + LEASE.toMillis();
+                    claimed.add(entry.withAttempts());
+                }
             }
         }
         return claimed;
     }
 
     @Override
-    public synchronized void delivered(List<PlantEvent> events) {
+    public void delivered(List<PlantEvent> events) {
         for (PlantEvent event : events) {
-            pending.get(event.receiver()).remove(event.seq());
-        }
-    }
-
-    @Override
-    public synchronized void reschedule(List<PlantEvent> events, long dueAtMillis, boolean afterFailure) {
-        for (PlantEvent event : events) {
-            Entry entry = pending.get(event.receiver()).get(event.seq());
-            if (entry != null) {
-                entry.attempts += afterFailure ? 1 : 0;
-                entry.dueAtMillis = dueAtMillis;
-                entry.leasedUntilMillis = 0;
+            ReceiverEvents of = receivers.get(event.receiver());
+            synchronized (of) {
+                of.settled(event.seq());
             }
         }
     }
 
     @Override
-    public synchronized void giveUp(List<PlantEvent> events) {
+    public void reschedule(List<PlantEvent> events, long dueAtMillis, boolean afterFailure) {
+        for (PlantEvent event : events) {
+            ReceiverEvents of = receivers.get(event.receiver());
+            synchronized (of) {
+                Entry entry = of.held.get(event.seq());
+                if (entry != null) {
+                    entry.attempts += afterFailure ? 1 : 0;
+                    entry.dueAtMillis = dueAtMillis;
+                    entry.leasedUntilMillis = 0;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void giveUp(List<PlantEvent> events) {
         delivered(events);
     }
 
@@ -137,8 +183,11 @@ public final class MemoryOutbox implements Outbox, Backlogs {
     }
 
     @Override
-    public synchronized Backlog counted(String receiver) {
-        return new Backlog(pending.get(receiver).size(), oldestRecordedAt(receiver));
+    public Backlog counted(String receiver) {
+        ReceiverEvents events = receivers.get(receiver);
+        synchronized (events) {
+            return new Backlog(events.current().size(), oldest(events));
+        }
     }
 
     @Override
@@ -147,8 +196,15 @@ public final class MemoryOutbox implements Outbox, Backlogs {
     }
 
     @Override
-    public synchronized long oldestRecordedAt(String receiver) {
-        TreeMap<Long, Entry> events = pending.get(receiver);
-        return events.isEmpty() ? 0 : events.firstEntry().getValue().event.recordedAtMillis();
+    public long oldestRecordedAt(String receiver) {
+        ReceiverEvents events = receivers.get(receiver);
+        synchronized (events) {
+            return oldest(events);
+        }
+    }
+
+    private static long oldest(ReceiverEvents events) {
+        TreeMap<Long, Entry> held = events.current();
+        return held.isEmpty() ? 0 : held.firstEntry().getValue().event.recordedAtMillis();
     }
 }
