@@ -129,8 +129,8 @@ final class ReceiverFeed {
      * them from the table, more than the pacing's room since the oldest pending one ({@code oldestPendingMillis}, as
      * last read).
      */
-    Backlogs.Backlog unsentOfThisProcess(ReceiverState state, long oldestPendingMillis) {
-        if (state != ReceiverState.KEEPING_UP) {
+    Backlogs.Backlog unsentOfThisProcess(ReceiverHealth.State state, long oldestPendingMillis) {
+        if (state != ReceiverHealth.State.KEEPING_UP) {
             return new Backlogs.Backlog(oldestPendingMillis == 0 ? 0 : WritePacing.ROOM + 1L, oldestPendingMillis);
         }
         PlantEvent oldest = waiting.peek();

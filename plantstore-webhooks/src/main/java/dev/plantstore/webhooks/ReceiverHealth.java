@@ -3,7 +3,7 @@ package dev.plantstore.webhooks;
 import java.util.List;
 
 /**
- * A receiver's state line ({@link ReceiverState}) and its back-off while it fails, as the answers of its rounds of
+ * A receiver's state line ({@link State}) and its back-off while it fails, as the answers of its rounds of
  * attempts decide them. It logs each change of state, and a summary every so often while one lasts, never each
  * attempt.
  */
@@ -12,10 +12,30 @@ final class ReceiverHealth {
     /** Delivery's lines keep the logger name they have always had, which a logging configuration may name. */
     static final System.Logger LOG = System.getLogger("dev.plantstore.webhooks.ReceiverWorker");
 
+    /** Where a receiver's worker stands, which decides where its events come from and how many go at once. */
+    enum State {
+        /**
+         * The receiver answers and the worker keeps up: the events this process records are handed to it in memory
+         * and sent at once, up to the requests in flight; events recorded elsewhere or due again are claimed from the
+         * outbox.
+         */
+        KEEPING_UP,
+        /**
+         * The worker fell behind what this process records: every event goes through the outbox, oldest first, until
+         * a claim finds no more than it can send and nothing waits in memory.
+         */
+        CATCHING_UP,
+        /**
+         * Every attempt of the last round failed: one event at a time, each after the back-off, until one is
+         * delivered.
+         */
+        FAILING
+    }
+
     private final String key;
     private final RetryPolicy retries;
-    private volatile ReceiverState state = ReceiverState.KEEPING_UP;
-    /** Rounds in a row in which every attempt failed; 0 unless {@link ReceiverState#FAILING}. */
+    private volatile State state = State.KEEPING_UP;
+    /** Rounds in a row in which every attempt failed; 0 unless {@link State#FAILING}. */
     private int failingRounds;
     private long failedAttempts;
     private String lastReason;
@@ -26,19 +46,19 @@ final class ReceiverHealth {
         this.retries = retries;
     }
 
-    ReceiverState state() {
+    State state() {
         return state;
     }
 
     /** The worker is behind what this process records: its events go through the outbox until it caught up. */
     void fellBehind() {
-        state = ReceiverState.CATCHING_UP;
+        state = State.CATCHING_UP;
     }
 
     /** A claim found no more than it could send, and nothing waits in memory. */
     void caughtUp() {
-        if (state == ReceiverState.CATCHING_UP) {
-            state = ReceiverState.KEEPING_UP;
+        if (state == State.CATCHING_UP) {
+            state = State.KEEPING_UP;
         }
     }
 
@@ -62,11 +82,11 @@ final class ReceiverHealth {
             lastReason = failedReasons.get(failedReasons.size() - 1);
         }
         if (delivered > 0) {
-            boolean recovered = state == ReceiverState.FAILING;
+            boolean recovered = state == State.FAILING;
             if (recovered) {
                 LOG.log(System.Logger.Level.INFO, "webhooks to " + key + ": recovered after "
                         + failedAttempts + " failed attempts");
-                state = ReceiverState.CATCHING_UP;
+                state = State.CATCHING_UP;
             }
             failingRounds = 0;
             failedAttempts = 0;
@@ -76,7 +96,7 @@ final class ReceiverHealth {
         if (failingRounds == 0 || idle) {
             failingRounds++;
         }
-        state = ReceiverState.FAILING;
+        state = State.FAILING;
         nextProbeMillis = now + retries.backoffMillis(failingRounds);
         if (failingRounds == 1 && failedAttempts == failedReasons.size()) {
             LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": failing (" + lastReason

@@ -66,7 +66,8 @@ final class ReceiverWorker {
      * the worker keeps up and has room for them. Told on each turn; a batch already under way may still lease a few.
      */
     private void updateLeasing() {
-        committed.leaseHere(key, !stopped && health.state() == ReceiverState.KEEPING_UP && feed.hasRoomInMemory());
+        committed.leaseHere(key,
+                !stopped && health.state() == ReceiverHealth.State.KEEPING_UP && feed.hasRoomInMemory());
     }
 
     /** An event this process recorded and leased to this worker, to send from memory. */
@@ -168,10 +169,10 @@ final class ReceiverWorker {
         long now = System.currentTimeMillis();
         settlement.settle(dispatcher, now);
         report.backlog(now);
-        if (health.state() == ReceiverState.FAILING) {
+        if (health.state() == ReceiverHealth.State.FAILING) {
             return probe(now);
         }
-        if (health.state() == ReceiverState.CATCHING_UP) {
+        if (health.state() == ReceiverHealth.State.CATCHING_UP) {
             feed.releaseWaiting();
         }
         int free = dispatcher.free();
@@ -184,7 +185,7 @@ final class ReceiverWorker {
             }
             free -= page.size();
         }
-        while (health.state() == ReceiverState.KEEPING_UP && free > 0) {
+        while (health.state() == ReceiverHealth.State.KEEPING_UP && free > 0) {
             PlantEvent event = feed.nextInMemory(now, health);
             if (event == null) {
                 break;
@@ -195,7 +196,7 @@ final class ReceiverWorker {
         Backlogs.Backlog unsent = backlogs.withoutScan(key)
                 .orElseGet(() -> feed.unsentOfThisProcess(health.state(), report.oldestPendingMillis()));
         pacing.decide(unsent.pending(), unsent.oldestRecordedAtMillis(), now,
-                health.state() == ReceiverState.FAILING || dispatcher.free() <= 0);
+                health.state() == ReceiverHealth.State.FAILING || dispatcher.free() <= 0);
         if (free >= DeliveryLimits.IN_FLIGHT / 2 && feed.claimWanted()) {
             return 0;
         }
