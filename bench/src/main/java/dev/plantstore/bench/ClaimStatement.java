@@ -18,7 +18,7 @@ public final class ClaimStatement {
 
     /** The outbox keeps the statement to itself; a benchmark may look. */
     static String postgresClaim() throws ReflectiveOperationException {
-        Field claim = Class.forName("dev.plantstore.core.jdbc.PostgresOutboxSql").getDeclaredField("CLAIM");
+        Field claim = Class.forName("dev.plantstore.core.jdbc.PostgresSql").getDeclaredField("CLAIM");
         claim.setAccessible(true);
         return (String) claim.get(null);
     }

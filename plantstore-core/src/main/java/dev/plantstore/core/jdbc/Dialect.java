@@ -33,11 +33,14 @@ public enum Dialect {
         };
     }
 
-    /** The outbox's statements in this dialect. */
-    OutboxSql outboxSql() {
+    /**
+     * The store's statements in this dialect; those of a batch end after {@code queryTimeoutSeconds}, 0 for no time-out
+     * (the schema's steps and an operator's commands set none).
+     */
+    StoreSql sql(int queryTimeoutSeconds) {
         return switch (this) {
-            case POSTGRESQL -> new PostgresOutboxSql();
-            case SQLITE -> new SqliteOutboxSql();
+            case POSTGRESQL -> new PostgresSql(queryTimeoutSeconds);
+            case SQLITE -> new SqliteSql(queryTimeoutSeconds);
         };
     }
 }

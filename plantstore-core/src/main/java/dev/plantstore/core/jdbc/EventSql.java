@@ -33,11 +33,6 @@ final class EventSql {
         return !receivers.isEmpty();
     }
 
-    /** PostgreSQL's round with events, in place of {@code plain} when there is a receiver. */
-    String postgresRound(String plain) {
-        return records() ? PostgresOutboxSql.RECORDING_ROUND : plain;
-    }
-
     /** The events of one batch, from its start to its commit. */
     Batch batch() {
         long now = System.currentTimeMillis();
@@ -61,6 +56,11 @@ final class EventSql {
         private Batch(long recordedAtMillis, Long[] leasedUntilMillis) {
             this.recordedAtMillis = recordedAtMillis;
             this.leasedUntilMillis = leasedUntilMillis;
+        }
+
+        /** Whether the batch records events: false with no receiver, when it adds nothing to the transaction. */
+        boolean records() {
+            return EventSql.this.records();
         }
 
         /**
@@ -98,7 +98,7 @@ final class EventSql {
             while (statement.getMoreResults() || statement.getUpdateCount() != -1) {
                 try (ResultSet rows = statement.getResultSet()) {
                     if (rows != null) {
-                        OutboxSql.readEvents(rows, written);
+                        StoreSql.readEvents(rows, written);
                     }
                 }
             }
@@ -152,7 +152,7 @@ final class EventSql {
                     return;
                 }
                 if (insert == null) {
-                    insert = connection.prepareStatement(SqliteOutboxSql.RECORD_EVENT);
+                    insert = connection.prepareStatement(SqliteSql.RECORD_EVENT);
                 }
                 for (int i = 0; i < receivers.size(); i++) {
                     insert.setString(1, receivers.get(i));
@@ -165,7 +165,7 @@ final class EventSql {
                     insert.setString(8, trace.map(TraceContext::traceparent).orElse(null));
                     insert.setString(9, trace.flatMap(TraceContext::tracestate).orElse(null));
                     try (ResultSet rows = insert.executeQuery()) {
-                        OutboxSql.readEvents(rows, written);
+                        StoreSql.readEvents(rows, written);
                     }
                 }
             }

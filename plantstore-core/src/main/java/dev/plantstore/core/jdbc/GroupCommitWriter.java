@@ -63,7 +63,7 @@ final class GroupCommitWriter implements AutoCloseable {
 
     /** The transactions the writer runs, on whatever database. */
     interface Transactions {
-        /** Commits {@code ops} as {@link BatchSql#commit} does; returns what the ids held before. */
+        /** Commits {@code ops} as {@link StoreSql#commit} does; returns what the ids held before. */
         Map<Long, Plant> commit(long[] sortedIds, List<PlantOp> ops) throws SQLException;
 
         /** Commits a write that needs what a create needs, and changes nothing a client stored. */

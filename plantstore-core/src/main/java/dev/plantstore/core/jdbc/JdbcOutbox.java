@@ -20,7 +20,7 @@ import javax.sql.DataSource;
 
 /**
  * The outbox in table {@code webhook_outbox}, which the store's batches write in the transaction of the writes the
- * events report ({@link EventSql}), in the SQL of its database ({@link OutboxSql}). A delivered event's row is
+ * events report ({@link EventSql}), in the SQL of its database ({@link StoreSql}). A delivered event's row is
  * removed; one given up on is kept as undeliverable, for an operator to list and send again ({@link #givenUp},
  * {@link #redeliver}).
  *
@@ -47,7 +47,7 @@ public final class JdbcOutbox implements Outbox, Backlogs {
     };
 
     private final DataSource dataSource;
-    private final OutboxSql sql;
+    private final StoreSql sql;
     private final Writes writes;
     private final CommittedEvents committed;
     /**
@@ -57,9 +57,9 @@ public final class JdbcOutbox implements Outbox, Backlogs {
      */
     private final Map<String, Long> claimedUpTo = new ConcurrentHashMap<>();
 
-    JdbcOutbox(DataSource dataSource, Dialect dialect, Writes writes, CommittedEvents committed) {
+    JdbcOutbox(DataSource dataSource, StoreSql sql, Writes writes, CommittedEvents committed) {
         this.dataSource = Objects.requireNonNull(dataSource, "null dataSource");
-        this.sql = dialect.outboxSql();
+        this.sql = sql;
         this.writes = Objects.requireNonNull(writes, "null writes");
         this.committed = Objects.requireNonNull(committed, "null committed");
     }
@@ -69,7 +69,7 @@ public final class JdbcOutbox implements Outbox, Backlogs {
      * command): its writes go at once, beside any server's.
      */
     public static JdbcOutbox of(DataSource dataSource, Dialect dialect) {
-        return new JdbcOutbox(dataSource, dialect, AT_ONCE, new CommittedEvents());
+        return new JdbcOutbox(dataSource, dialect.sql(0), AT_ONCE, new CommittedEvents());
     }
 
     /** Where the store's batches publish their events; a process without the store has none to publish. */
@@ -110,25 +110,25 @@ public final class JdbcOutbox implements Outbox, Backlogs {
         update.setInt(6, max);
         List<PlantEvent> claimed = new ArrayList<>();
         try (ResultSet rows = update.executeQuery()) {
-            OutboxSql.readEvents(rows, claimed);
+            StoreSql.readEvents(rows, claimed);
         }
         return claimed;
     }
 
     @Override
     public void delivered(List<PlantEvent> events) {
-        onEvents(OutboxSql.DELIVERED, Optional.empty(), events);
+        onEvents(StoreSql.DELIVERED, Optional.empty(), events);
     }
 
     @Override
     public void reschedule(List<PlantEvent> events, long dueAtMillis, boolean afterFailure) {
-        onEvents(afterFailure ? OutboxSql.RESCHEDULE_AFTER_FAILURE : OutboxSql.RESCHEDULE, Optional.of(dueAtMillis),
+        onEvents(afterFailure ? StoreSql.RESCHEDULE_AFTER_FAILURE : StoreSql.RESCHEDULE, Optional.of(dueAtMillis),
                 events);
     }
 
     @Override
     public void giveUp(List<PlantEvent> events) {
-        onEvents(OutboxSql.GIVE_UP, Optional.empty(), events);
+        onEvents(StoreSql.GIVE_UP, Optional.empty(), events);
     }
 
     private void onEvents(String statement, Optional<Long> first, List<PlantEvent> events) {
@@ -144,7 +144,7 @@ public final class JdbcOutbox implements Outbox, Backlogs {
     /** Up to {@code limit} events given up on, of {@code receiver} (its key) or of every receiver, oldest first. */
     public List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
         try (Connection connection = dataSource.getConnection();
-             PreparedStatement select = connection.prepareStatement(OutboxSql.givenUp(receiver.isPresent()))) {
+             PreparedStatement select = connection.prepareStatement(StoreSql.givenUp(receiver.isPresent()))) {
             int next = 1;
             if (receiver.isPresent()) {
                 select.setString(next++, receiver.get());
@@ -152,7 +152,7 @@ public final class JdbcOutbox implements Outbox, Backlogs {
             select.setInt(next, Math.max(0, limit));
             List<PlantEvent> events = new ArrayList<>();
             try (ResultSet rows = select.executeQuery()) {
-                OutboxSql.readEvents(rows, events);
+                StoreSql.readEvents(rows, events);
             }
             return events;
         } catch (SQLException e) {
@@ -166,7 +166,7 @@ public final class JdbcOutbox implements Outbox, Backlogs {
      */
     public int redeliver(Optional<String> receiver, long nowMillis) {
         return write(connection -> {
-            try (PreparedStatement update = connection.prepareStatement(OutboxSql.redeliver(receiver.isPresent()))) {
+            try (PreparedStatement update = connection.prepareStatement(StoreSql.redeliver(receiver.isPresent()))) {
                 update.setLong(1, nowMillis);
                 if (receiver.isPresent()) {
                     update.setString(2, receiver.get());
@@ -201,7 +201,7 @@ public final class JdbcOutbox implements Outbox, Backlogs {
 
     @Override
     public Backlog counted(String receiver) {
-        return new Backlog(countWhere(OutboxSql.PENDING_COUNT, receiver), oldestRecordedAt(receiver));
+        return new Backlog(countWhere(StoreSql.PENDING_COUNT, receiver), oldestRecordedAt(receiver));
     }
 
     @Override
@@ -211,7 +211,7 @@ public final class JdbcOutbox implements Outbox, Backlogs {
 
     @Override
     public long oldestRecordedAt(String receiver) {
-        return countWhere(OutboxSql.OLDEST_PENDING, receiver);
+        return countWhere(StoreSql.OLDEST_PENDING, receiver);
     }
 
     private long countWhere(String query, String receiver) {

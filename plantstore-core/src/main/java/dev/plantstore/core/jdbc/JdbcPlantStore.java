@@ -23,7 +23,7 @@ import javax.sql.DataSource;
 
 /**
  * {@link PlantStore} on a JDBC database: creates and deletes go through one {@link GroupCommitWriter}, whose
- * transactions are this database's {@link BatchSql}; reads go straight to the database. Every transaction takes its
+ * transactions are this database's {@link StoreSql}; reads go straight to the database. Every transaction takes its
  * locks in the same order, so two instances on one database never deadlock.
  * {@link #isAvailable()} reports whether a write can commit now, not only whether a connection opens.
  */
@@ -37,7 +37,7 @@ public final class JdbcPlantStore implements PlantStore {
     private final DataSource dataSource;
     private final Duration timeout;
     private final EventSql events;
-    private final BatchSql sql;
+    private final StoreSql sql;
     private final JdbcOutbox outbox;
     private final GroupCommitWriter writer;
 
@@ -57,9 +57,9 @@ public final class JdbcPlantStore implements PlantStore {
         Schema.ensure(dataSource, dialect);
         var committed = new CommittedEvents();
         this.events = new EventSql(receivers, committed);
-        this.sql = batchSql(dialect, (int) Math.max(1, timeout.toSeconds()), events);
+        this.sql = dialect.sql((int) Math.max(1, timeout.toSeconds()));
         this.writer = new GroupCommitWriter(new Transactions(), timeout, listener);
-        this.outbox = new JdbcOutbox(dataSource, dialect, switch (dialect) {
+        this.outbox = new JdbcOutbox(dataSource, sql, switch (dialect) {
             case POSTGRESQL -> JdbcOutbox.AT_ONCE;
             case SQLITE -> writer::runForOutbox;
         }, committed);
@@ -187,16 +187,5 @@ public final class JdbcPlantStore implements PlantStore {
     @Override
     public void close() {
         writer.close();
-    }
-
-    /**
-     * The statements in {@code dialect}; every statement gives up after the time-out. Each write that takes effect
-     * records its events through {@code events} in the same transaction.
-     */
-    private static BatchSql batchSql(Dialect dialect, int queryTimeoutSeconds, EventSql events) {
-        return switch (dialect) {
-            case POSTGRESQL -> new PostgresBatchSql(queryTimeoutSeconds, events);
-            case SQLITE -> new SqliteBatchSql(queryTimeoutSeconds, events);
-        };
     }
 }

@@ -252,7 +252,7 @@ public final class Schema {
     private static void createVersion1(Statement statement, Dialect dialect) throws SQLException {
         statement.execute("CREATE TABLE IF NOT EXISTS plantstore_schema (version INTEGER NOT NULL)");
         statement.execute("CREATE TABLE IF NOT EXISTS plants (id BIGINT PRIMARY KEY, name TEXT NOT NULL, tag TEXT)");
-        dialect.outboxSql().ensureTable(statement);
+        dialect.sql(0).ensureTable(statement);
     }
 
     /**
@@ -261,7 +261,7 @@ public final class Schema {
      * first made as version 1's last release left it, for a database an earlier release of version 1 wrote.
      */
     private static void toVersion2(Statement statement, Dialect dialect) throws SQLException {
-        dialect.outboxSql().ensureTable(statement);
+        dialect.sql(0).ensureTable(statement);
         redactReceivers(statement);
         if (dialect == Dialect.SQLITE) {
             keyPlantsByRowId(statement);
