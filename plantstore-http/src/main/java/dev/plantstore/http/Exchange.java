@@ -4,7 +4,10 @@ import dev.plantstore.core.Verification;
 import io.javalin.http.Context;
 import io.javalin.router.Endpoint;
 import io.opentelemetry.api.trace.Span;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.server.Request;
@@ -13,7 +16,7 @@ import org.eclipse.jetty.server.Request;
  * What the server learns about one request on its way, kept on the request under one attribute: Jetty's handlers and
  * Javalin's see the same request, so this is how the steps a request passes hand each other what they found. Each
  * part is found once, by whichever step needs it first, and read by those after it: the client ({@link
- * ClientAddresses}), the credentials' {@link BearerAuth.Decision}, the server span, the route
+ * ClientAddresses}), the credentials' {@link Decision}, the server span, the route
  * template Javalin matched, and why a request was refused when its status alone does not say. Only the server sets
  * request attributes; a client cannot. A request is served by one thread at a time, which Jetty hands on with a
  * happens-before, so the fields need no locking.
@@ -27,7 +30,7 @@ final class Exchange {
 
     private final Request request;
     private ClientAddresses.Client client;
-    private BearerAuth.Decision decision;
+    private Decision decision;
     /** Whether the gate on the API's paths has answered by the decision: until then the request has no caller. */
     private boolean enforced;
     private Span span;
@@ -76,11 +79,11 @@ final class Exchange {
     }
 
     /** The credentials' decision, empty until the API's authentication has been asked. */
-    Optional<BearerAuth.Decision> decision() {
+    Optional<Decision> decision() {
         return Optional.ofNullable(decision);
     }
 
-    void decided(BearerAuth.Decision decision) {
+    void decided(Decision decision) {
         this.decision = decision;
     }
 
@@ -95,13 +98,13 @@ final class Exchange {
 
     /** Who the request was admitted as, once the gate let it in. */
     Optional<Verification.Valid> caller() {
-        return enforced && decision instanceof BearerAuth.Admitted admitted ? Optional.of(admitted.verification())
+        return enforced && decision instanceof Admitted admitted ? Optional.of(admitted.verification())
                 : Optional.empty();
     }
 
     /** Why its token was refused, once the gate refused it for that. */
-    Optional<BearerAuth.TokenRefusal> tokenRefusal() {
-        return enforced && decision instanceof BearerAuth.Refused refused ? refused.tokenRefusal()
+    Optional<TokenRefusal> tokenRefusal() {
+        return enforced && decision instanceof Refused refused ? refused.tokenRefusal()
                 : Optional.empty();
     }
 
@@ -146,5 +149,61 @@ final class Exchange {
 
     void refusedBecause(String problem) {
         this.problem = problem;
+    }
+
+    /**
+     * What a request's credentials earn it, decided once per request by the API's authentication and kept on the
+     * request's exchange. Refusals carry what the client is told.
+     */
+    sealed interface Decision permits Admitted, Refused {
+    }
+
+    /** {@code verification}: who presented the token and what it grants. */
+    record Admitted(Verification.Valid verification) implements Decision {
+    }
+
+    /**
+     * {@code headers}: a challenge ({@code WWW-Authenticate}), when to retry ({@code Retry-After});
+     * {@code tokenRefusal}: why the token was refused, when it was read.
+     */
+    record Refused(int status, String message, Map<String, String> headers, Optional<TokenRefusal> tokenRefusal)
+            implements Decision {
+        Refused {
+            headers = Map.copyOf(headers);
+        }
+
+        Refused(int status, String message, Map<String, String> headers) {
+            this(status, message, headers, Optional.empty());
+        }
+
+        ApiProblem problem() {
+            return new ApiProblem(status, message);
+        }
+    }
+
+    /**
+     * Why a token, once read, was refused: for a 401 the verifier's {@link Verification.Reason}, else the token's lack
+     * of scope (403) or the keys it needs (503). The label is the metric's and the access line's; the client's answer
+     * never gives it.
+     */
+    record TokenRefusal(String label) {
+
+        static final TokenRefusal INSUFFICIENT_SCOPE = new TokenRefusal("insufficient_scope");
+        static final TokenRefusal KEYS_UNAVAILABLE = new TokenRefusal("keys_unavailable");
+
+        static TokenRefusal invalid(Verification.Reason reason) {
+            return new TokenRefusal(reason.name().toLowerCase(Locale.ROOT));
+        }
+
+        /** Every refusal there can be, so that each has its series from the start. */
+        static List<TokenRefusal> all() {
+            var all = new ArrayList<TokenRefusal>();
+            for (Verification.Reason reason : Verification.Reason.values()) {
+                all.add(invalid(reason));
+            }
+            all.add(INSUFFICIENT_SCOPE);
+            all.add(KEYS_UNAVAILABLE);
+            return List.copyOf(all);
+        }
     }
 }

@@ -59,7 +59,7 @@ final class HttpMetrics implements RequestLogger {
     private final MeterRegistry registry;
     private final ConcurrentMap<Series, Timer> timers = new ConcurrentHashMap<>();
     private final Map<Integer, Counter> refusals;
-    private final Map<BearerAuth.TokenRefusal, Counter> tokenRefusals;
+    private final Map<Exchange.TokenRefusal, Counter> tokenRefusals;
 
     /**
      * Records the requests {@code config}'s application answers, and its Jetty server's connections and thread pool,
@@ -85,7 +85,7 @@ final class HttpMetrics implements RequestLogger {
                                 + "body, a content type other than JSON, too many refused tokens")
                         .tag("reason", reason.getValue())
                         .register(registry))));
-        this.tokenRefusals = BearerAuth.TokenRefusal.all().stream().collect(Collectors.toUnmodifiableMap(
+        this.tokenRefusals = Exchange.TokenRefusal.all().stream().collect(Collectors.toUnmodifiableMap(
                 reason -> reason,
                 reason -> Counter.builder(TOKENS_REFUSED)
                         .description("Bearer tokens refused once read: not valid (the reason the verifier gives), "

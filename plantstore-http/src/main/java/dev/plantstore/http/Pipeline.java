@@ -250,7 +250,7 @@ final class Pipeline {
     private static void readAhead(Assembly assembly) {
         BearerAuth auth = assembly.auth();
         Predicate<Request> admittedCreate = request -> PlantRoutes.isCreate(request)
-                && auth.decisionFor(Exchange.of(request)) instanceof BearerAuth.Admitted;
+                && auth.decisionFor(Exchange.of(request)) instanceof Exchange.Admitted;
         int maxBodyBytes = assembly.api().maxBodyBytes();
         long minBytesPerSecond = assembly.target.limits().orElseThrow().minBodyBytesPerSecond();
         assembly.handlers.add(new UnreadBodyDrain(maxBodyBytes, minBytesPerSecond));
@@ -320,7 +320,7 @@ final class Pipeline {
             BearerAuth auth = assembly.auth();
             Predicate<Request> admittedWrite = request -> (PlantRoutes.isCreate(request)
                     || PlantRoutes.isDelete(request))
-                    && auth.decisionFor(Exchange.of(request)) instanceof BearerAuth.Admitted;
+                    && auth.decisionFor(Exchange.of(request)) instanceof Exchange.Admitted;
             assembly.handlers.add(new RequestSpans(openTelemetry, assembly.api().healthTraced(), admittedWrite));
             assembly.config.requestLogger.http((ctx, millis) -> RequestSpans.nameByRoute(ctx));
         });

@@ -20,7 +20,7 @@ import javax.sql.DataSource;
 
 /**
  * The outbox in table {@code webhook_outbox}, which the store's batches write in the transaction of the writes the
- * events report ({@link EventSql}), in the SQL of its database ({@link StoreSql}). A delivered event's row is
+ * events report ({@link BatchEvents}), in the SQL of its database ({@link StoreSql}). A delivered event's row is
  * removed; one given up on is kept as undeliverable, for an operator to list and send again ({@link #givenUp},
  * {@link #redeliver}).
  *

@@ -36,7 +36,7 @@ public final class JdbcPlantStore implements PlantStore {
 
     private final DataSource dataSource;
     private final Duration timeout;
-    private final EventSql events;
+    private final BatchEvents events;
     private final StoreSql sql;
     private final JdbcOutbox outbox;
     private final GroupCommitWriter writer;
@@ -56,7 +56,7 @@ public final class JdbcPlantStore implements PlantStore {
         Dialect dialect = Dialect.of(dataSource);
         Schema.ensure(dataSource, dialect);
         var committed = new CommittedEvents();
-        this.events = new EventSql(receivers, committed);
+        this.events = new BatchEvents(receivers, committed);
         this.sql = dialect.sql((int) Math.max(1, timeout.toSeconds()));
         this.writer = new GroupCommitWriter(new Transactions(), timeout, listener);
         this.outbox = new JdbcOutbox(dataSource, sql, switch (dialect) {
@@ -75,7 +75,7 @@ public final class JdbcPlantStore implements PlantStore {
     private final class Transactions implements GroupCommitWriter.Transactions {
         @Override
         public Map<Long, Plant> commit(long[] sortedIds, List<PlantOp> ops) throws SQLException {
-            EventSql.Batch batch = events.batch();
+            BatchEvents.Batch batch = events.batch();
             Map<Long, Plant> stored = onConnection(connection -> sql.commit(connection, sortedIds, ops, batch));
             batch.committed();
             return stored;

@@ -1,6 +1,8 @@
 package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.Plant;
+import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.jdbc.BatchEvents.Batch;
 import dev.plantstore.core.jdbc.Write.PlantOp;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.sql.Array;
@@ -110,7 +112,7 @@ final class PostgresSql extends StoreSql {
      * replicated arrives on the statement with its results.
      */
     @Override
-    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<PlantOp> ops, EventSql.Batch events)
+    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<PlantOp> ops, Batch events)
             throws SQLException {
         List<List<PlantOp>> rounds = rounds(ops);
         String eachRound = events.records() ? RECORDING_ROUND : ROUND;
@@ -121,7 +123,7 @@ final class PostgresSql extends StoreSql {
                 parameter = bindRound(connection, batch, parameter, round, events);
             }
             Map<Long, Plant> stored = executeLockAndRead(batch);
-            events.readRemainingResults(batch);
+            readRemainingResults(batch, events);
             CommitNotReplicatedException.throwIfWarned(batch.getWarnings());
             return stored;
         }
@@ -175,7 +177,7 @@ final class PostgresSql extends StoreSql {
 
     /** Binds one round's inserts (ids, names, tags) and deletes (ids); returns the next parameter's index. */
     private static int bindRound(Connection connection, PreparedStatement statement, int first, List<PlantOp> round,
-                                 EventSql.Batch events) throws SQLException {
+                                 Batch events) throws SQLException {
         List<PlantOp> inserts = new ArrayList<>();
         List<Long> insertIds = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -196,8 +198,49 @@ final class PostgresSql extends StoreSql {
         statement.setArray(first, connection.createArrayOf("int8", insertIds.toArray()));
         statement.setArray(first + 1, connection.createArrayOf("text", names.toArray()));
         statement.setArray(first + 2, connection.createArrayOf("text", tags.toArray()));
-        int next = events.bindEvents(connection, statement, first + 3, inserts);
+        int next = bindEvents(connection, statement, first + 3, inserts, events);
         statement.setArray(next, connection.createArrayOf("int8", deleteIds.toArray()));
-        return events.bindEvents(connection, statement, next + 1, deletes);
+        return bindEvents(connection, statement, next + 1, deletes, events);
+    }
+
+    /**
+     * Binds the events' parameters after a round's inserts, or after its deletes: {@code writes} are that round's of
+     * the kind. Returns the next parameter's index; binds nothing when the batch records no events.
+     */
+    private static int bindEvents(Connection connection, PreparedStatement statement, int next,
+                                  List<? extends PlantOp> writes, Batch events) throws SQLException {
+        if (!events.records()) {
+            return next;
+        }
+        Long[] ids = new Long[writes.size()];
+        String[] traceparents = new String[writes.size()];
+        String[] tracestates = new String[writes.size()];
+        for (int i = 0; i < ids.length; i++) {
+            PlantOp write = writes.get(i);
+            ids[i] = write.id();
+            traceparents[i] = write.trace().map(TraceContext::traceparent).orElse(null);
+            tracestates[i] = write.trace().flatMap(TraceContext::tracestate).orElse(null);
+        }
+        statement.setLong(next, events.recordedAtMillis());
+        statement.setArray(next + 1, connection.createArrayOf("int8", ids));
+        statement.setArray(next + 2, connection.createArrayOf("text", traceparents));
+        statement.setArray(next + 3, connection.createArrayOf("text", tracestates));
+        statement.setArray(next + 4, connection.createArrayOf("text", events.receivers().toArray()));
+        statement.setArray(next + 5, connection.createArrayOf("int8", events.leasedUntilMillis()));
+        return next + 6;
+    }
+
+    /** Reads the events a statement's results after the current one returned, to the last result. */
+    private static void readRemainingResults(PreparedStatement statement, Batch events) throws SQLException {
+        if (!events.records()) {
+            return;
+        }
+        while (statement.getMoreResults() || statement.getUpdateCount() != -1) {
+            try (ResultSet rows = statement.getResultSet()) {
+                if (rows != null) {
+                    readEvents(rows, events.written());
+                }
+            }
+        }
     }
 }

@@ -1,6 +1,8 @@
 package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.Plant;
+import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.jdbc.BatchEvents.Batch;
 import dev.plantstore.core.jdbc.Write.PlantOp;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.sql.Connection;
@@ -21,7 +23,7 @@ import java.util.Optional;
 final class SqliteSql extends StoreSql {
 
     /** One event of a batch's write, for one receiver; SQLite's batch runs a statement per write. */
-    static final String RECORD_EVENT = "INSERT INTO webhook_outbox "
+    private static final String RECORD_EVENT = "INSERT INTO webhook_outbox "
             + "(receiver, plant_id, type, name, tag, recorded_at, leased_until, traceparent, tracestate) "
             + "SELECT ?1, ?2, ?3, ?4, ?5, ?6, " + LEASE_UNLESS_BEHIND.formatted("?1", "?2", "?7") + ", ?8, ?9 "
             + "RETURNING " + EVENT_COLUMNS;
@@ -92,23 +94,27 @@ final class SqliteSql extends StoreSql {
     }
 
     @Override
-    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<PlantOp> ops, EventSql.Batch events)
+    Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<PlantOp> ops, Batch events)
             throws SQLException {
         connection.setAutoCommit(false);
         try {
             Map<Long, Plant> stored = lockAndRead(connection, sortedIds);
             try (PreparedStatement insert = prepare(connection, INSERT_IF_ABSENT);
                  PreparedStatement delete = prepare(connection, DELETE);
-                 EventSql.Batch.Recorder recorder = events.recorder(connection)) {
+                 PreparedStatement recordEvent = events.records() ? prepare(connection, RECORD_EVENT) : null) {
                 for (PlantOp op : ops) {
                     if (op instanceof PlantOp.InsertIfAbsent added) {
                         insert.setLong(1, added.id());
                         insert.setString(2, added.plant().name());
                         insert.setString(3, added.plant().tag());
-                        recorder.created(insert.executeUpdate(), added);
+                        if (insert.executeUpdate() > 0 && recordEvent != null) {
+                            record(recordEvent, events, PlantEvent.CREATED, op, added.plant());
+                        }
                     } else {
                         delete.setLong(1, op.id());
-                        recorder.deleted(delete.executeUpdate(), op);
+                        if (delete.executeUpdate() > 0 && recordEvent != null) {
+                            record(recordEvent, events, PlantEvent.DELETED, op, null);
+                        }
                     }
                 }
             }
@@ -119,6 +125,27 @@ final class SqliteSql extends StoreSql {
         } catch (Throwable e) {
             rollbackQuietly(connection, e);
             throw e;
+        }
+    }
+
+    /** One event per receiver of a write that took effect. */
+    private static void record(PreparedStatement insert, Batch events, String type, PlantOp write, Plant plant)
+            throws SQLException {
+        List<String> receivers = events.receivers();
+        Long[] leasedUntil = events.leasedUntilMillis();
+        for (int i = 0; i < receivers.size(); i++) {
+            insert.setString(1, receivers.get(i));
+            insert.setLong(2, write.id());
+            insert.setString(3, type);
+            insert.setString(4, plant == null ? null : plant.name());
+            insert.setString(5, plant == null ? null : plant.tag());
+            insert.setLong(6, events.recordedAtMillis());
+            insert.setLong(7, leasedUntil[i]);
+            insert.setString(8, write.trace().map(TraceContext::traceparent).orElse(null));
+            insert.setString(9, write.trace().flatMap(TraceContext::tracestate).orElse(null));
+            try (ResultSet rows = insert.executeQuery()) {
+                readEvents(rows, events.written());
+            }
         }
     }
 

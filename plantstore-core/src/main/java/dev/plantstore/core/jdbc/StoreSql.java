@@ -2,6 +2,7 @@ package dev.plantstore.core.jdbc;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.TraceContext;
+import dev.plantstore.core.jdbc.BatchEvents.Batch;
 import dev.plantstore.core.jdbc.Write.PlantOp;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.sql.Connection;
@@ -20,9 +21,9 @@ import java.util.Optional;
  * (but for the schema's later steps, {@link Schema}).
  *
  * <p>A batch is one group-commit transaction: lock the batch's ids, read what they hold, apply the writes in the order
- * they were submitted, record their events ({@link EventSql}), commit. A create inserts unless its id holds a plant and
- * a delete removes whatever its id holds, so the table ends as the store's own decisions, taken in Java from what was
- * read, say it must. PostgreSQL's version is one round trip whatever the batch size; SQLite's runs in the process,
+ * they were submitted, record their events ({@link BatchEvents}), commit. A create inserts unless its id holds a plant
+ * and a delete removes whatever its id holds, so the table ends as the store's own decisions, taken in Java from what
+ * was read, say it must. PostgreSQL's version is one round trip whatever the batch size; SQLite's runs in the process,
  * where a statement costs no round trip.
  *
  * <p>The outbox: what the store's batches record, what the delivery claims and settles ({@link JdbcOutbox}), and what
@@ -53,7 +54,7 @@ abstract class StoreSql {
      * Taking the locks in ascending order in every transaction is what keeps two instances from each holding what the
      * other waits for. The events the writes record are written through {@code events}.
      */
-    abstract Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<PlantOp> ops, EventSql.Batch events)
+    abstract Map<Long, Plant> commit(Connection connection, long[] sortedIds, List<PlantOp> ops, Batch events)
             throws SQLException;
 
     /** Makes other writers of {@code sortedIds} wait for this transaction, then reads what they hold. */
