@@ -29,11 +29,11 @@ final class BatchEvents {
     /** The events of one batch, from its start to its commit. */
     Batch batch() {
         long now = System.currentTimeMillis();
-        Long[] leases = new Long[receivers.size()];
-        for (int i = 0; i < leases.length; i++) {
-            leases[i] = committed.leasedHere(receivers.get(i)) ? now + Outbox.LEASE.toMillis() : 0L;
+        List<Long> leases = new ArrayList<>(receivers.size());
+        for (String receiver : receivers) {
+            leases.add(committed.leasedHere(receiver) ? now + Outbox.LEASE.toMillis() : 0L);
         }
-        return new Batch(now, leases);
+        return new Batch(now, List.copyOf(leases));
     }
 
     /**
@@ -44,10 +44,10 @@ final class BatchEvents {
     final class Batch {
 
         private final long recordedAtMillis;
-        private final Long[] leasedUntilMillis;
+        private final List<Long> leasedUntilMillis;
         private final List<PlantEvent> written = new ArrayList<>();
 
-        private Batch(long recordedAtMillis, Long[] leasedUntilMillis) {
+        private Batch(long recordedAtMillis, List<Long> leasedUntilMillis) {
             this.recordedAtMillis = recordedAtMillis;
             this.leasedUntilMillis = leasedUntilMillis;
         }
@@ -67,8 +67,8 @@ final class BatchEvents {
         }
 
         /** Until when the events of each receiver, in the order of {@link #receivers()}, are leased here; 0 if not. */
-        Long[] leasedUntilMillis() {
-            return leasedUntilMillis.clone();
+        List<Long> leasedUntilMillis() {
+            return leasedUntilMillis;
         }
 
         /** Where the SQL puts the events the database wrote, as it read them back. */

@@ -226,7 +226,7 @@ final class PostgresSql extends StoreSql {
         statement.setArray(next + 2, connection.createArrayOf("text", traceparents));
         statement.setArray(next + 3, connection.createArrayOf("text", tracestates));
         statement.setArray(next + 4, connection.createArrayOf("text", events.receivers().toArray()));
-        statement.setArray(next + 5, connection.createArrayOf("int8", events.leasedUntilMillis()));
+        statement.setArray(next + 5, connection.createArrayOf("int8", events.leasedUntilMillis().toArray()));
         return next + 6;
     }
 

@@ -132,7 +132,7 @@ final class SqliteSql extends StoreSql {
     private static void record(PreparedStatement insert, Batch events, String type, PlantOp write, Plant plant)
             throws SQLException {
         List<String> receivers = events.receivers();
-        Long[] leasedUntil = events.leasedUntilMillis();
+        List<Long> leasedUntil = events.leasedUntilMillis();
         for (int i = 0; i < receivers.size(); i++) {
             insert.setString(1, receivers.get(i));
             insert.setLong(2, write.id());
@@ -140,7 +140,7 @@ final class SqliteSql extends StoreSql {
             insert.setString(4, plant == null ? null : plant.name());
             insert.setString(5, plant == null ? null : plant.tag());
             insert.setLong(6, events.recordedAtMillis());
-            insert.setLong(7, leasedUntil[i]);
+            insert.setLong(7, leasedUntil.get(i));
             insert.setString(8, write.trace().map(TraceContext::traceparent).orElse(null));
             insert.setString(9, write.trace().flatMap(TraceContext::tracestate).orElse(null));
             try (ResultSet rows = insert.executeQuery()) {
