@@ -22,6 +22,8 @@ import java.util.function.Function;
  */
 final class StableFileWatch<L, T> implements AutoCloseable {
 
+    private static final Duration LOOK_UNDER_WAY_WAIT = Duration.ofSeconds(2);
+
     /** One look at the files. */
     @FunctionalInterface
     interface Look<L> {
@@ -79,9 +81,21 @@ final class StableFileWatch<L, T> implements AutoCloseable {
         watcher.scheduleWithFixedDelay(this::check, every.toNanos(), every.toNanos(), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Ends the watch once a look under way has ended, so that no line of it follows a stop; a look that takes longer
+     * than {@link #LOOK_UNDER_WAY_WAIT} (a file system that hangs) is interrupted and left to end on its own.
+     */
     @Override
     public void close() {
-        watcher.shutdownNow();
+        watcher.shutdown();
+        try {
+            if (!watcher.awaitTermination(LOOK_UNDER_WAY_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
+                watcher.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            watcher.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void check() {
