@@ -115,6 +115,17 @@ final class RunningJar implements AutoCloseable {
     }
 
     /**
+     * As {@link #start(Path, Map, String...)}, in a mount namespace of its own where {@code /etc/resolv.conf} is
+     * {@code resolvConf}: the jar's name lookups go to the name servers that file names. Needs root.
+     */
+    static RunningJar startResolvingNamesWith(Path resolvConf, Path workDir, Map<String, String> env, String... args)
+            throws Exception {
+        return start(List.of("unshare", "--mount", "--propagation", "private", "sh", "-c",
+                "mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"", resolvConf.toString()),
+                builtJar(), workDir, env, args);
+    }
+
+    /**
      * As {@link #start(Path, Map, String...)}, as at a terminal, where Ctrl-C sends SIGINT. A process a shell starts
      * in the background (as a build may be) inherits SIGINT ignored, and so would the jar; Perl's exec restores its
      * default action first.

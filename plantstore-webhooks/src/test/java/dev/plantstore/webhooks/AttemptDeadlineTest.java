@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.TricklingTlsServer;
 import dev.plantstore.webhooks.WebhookSigner.SignedRequest;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -20,7 +18,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.SocketAddressResolver;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -29,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One deadline bounds an attempt, from the name lookup to the answer: a receiver that trickles its TLS handshake,
- * one that never reads the request, and a name lookup that never ends each fail the attempt once it passes.
+ * one that never reads the request, and a name lookup that never ends each fail the attempt once it passes. The
+ * server's own test of a lookup that never ends asks a real name server ({@code WebhookNameLookupIT}).
  */
 class AttemptDeadlineTest {
 
@@ -50,30 +48,26 @@ class AttemptDeadlineTest {
 
     @Test
     void aTlsHandshakeTrickledAByteAtATimeFailsTheAttemptAtTheDeadlineAndItsConnectionIsClosed() throws Exception {
-        try (var server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
-            AtomicBoolean closedByClient = startTrickling(server);
-            transport = transportTo(URI.create("https://localhost:" + server.getLocalPort() + "/hook"),
-                    Optional.empty());
+        try (var server = TricklingTlsServer.start()) {
+            transport = transportTo(URI.create("https://localhost:" + server.port() + "/hook"), Optional.empty());
             assertFailsWithin(send(event(16)));
-            assertTrue(Poll.until(ENDS_WITHIN, Duration.ofMillis(20), closedByClient::get),
+            assertTrue(Poll.until(ENDS_WITHIN, Duration.ofMillis(20), server::closedByClient),
                     "the connection of the attempt was closed");
         }
     }
 
     @Test
     void aTlsHandshakeThatBeginsOnlyAfterItsAttemptEndedIsClosedAtTheDeadline() throws Exception {
-        try (var server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
-            AtomicBoolean closedByClient = startTrickling(server);
+        try (var server = TricklingTlsServer.start()) {
             var lookup = new CompletableFuture<Promise<List<InetSocketAddress>>>();
             SocketAddressResolver late = (host, port, context, promise) -> lookup.complete(promise);
-            transport = transportTo(URI.create("https://localhost:" + server.getLocalPort() + "/hook"),
-                    Optional.of(late));
+            transport = transportTo(URI.create("https://localhost:" + server.port() + "/hook"), Optional.of(late));
             // The name is found only once the attempt has failed: the connection then opens for no request, so no
             // request's time-out can close it, and the trickle keeps it from ever being idle.
             assertFailsWithin(send(event(16)));
             lookup.get(ENDS_WITHIN.toMillis(), TimeUnit.MILLISECONDS)
-                    .succeeded(List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort())));
-            assertTrue(Poll.until(ENDS_WITHIN, Duration.ofMillis(20), closedByClient::get),
+                    .succeeded(List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.port())));
+            assertTrue(Poll.until(ENDS_WITHIN, Duration.ofMillis(20), server::closedByClient),
                     "the connection was closed");
         }
     }
@@ -121,39 +115,6 @@ class AttemptDeadlineTest {
     private static PlantEvent event(long bytes) {
         return new PlantEvent(1, "r", bytes, PlantEvent.CREATED, new Plant("Fern", null), AT, 0, 0, AT,
                 Optional.empty());
-    }
-
-    /** Trickles a handshake to the next client of {@code server}; true once that client closed the connection. */
-    private static AtomicBoolean startTrickling(ServerSocket server) {
-        var closedByClient = new AtomicBoolean();
-        var trickler = new Thread(() -> trickle(server, closedByClient), "trickling receiver");
-        trickler.setDaemon(true);
-        trickler.start();
-        return closedByClient;
-    }
-
-    /** Answers a TLS client with one byte of a handshake record every 200 ms, the way a slow attacker would. */
-    private static void trickle(ServerSocket server, AtomicBoolean closedByClient) {
-        try (Socket socket = server.accept()) {
-            socket.setSoTimeout(200);
-            InputStream in = socket.getInputStream();
-            OutputStream out = socket.getOutputStream();
-            byte[] record = {0x16, 0x03, 0x03, 0x40, 0x00};
-            for (int i = 0; ; i++) {
-                out.write(record[i % record.length]);
-                out.flush();
-                try {
-                    if (in.read(new byte[4096]) < 0) {
-                        closedByClient.set(true);
-                        return;
-                    }
-                } catch (java.net.SocketTimeoutException e) {
-                    // Nothing from the client within this byte's pause: go on trickling.
-                }
-            }
-        } catch (IOException e) {
-            closedByClient.set(true);
-        }
     }
 
     private static void holdWithoutReading(ServerSocket server) {

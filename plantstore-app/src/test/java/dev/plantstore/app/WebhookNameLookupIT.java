@@ -1,0 +1,70 @@
+package dev.plantstore.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.TricklingTlsServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The attempt's one deadline (10 s) bounds the receiver's name lookup too, against a real name server that the jar
+ * asks: one that never answers fails the attempt at the deadline, and a name found only after its attempt ended opens
+ * no connection that outlives the deadline.
+ */
+@Tag("heavy")
+class WebhookNameLookupIT {
+
+    private static final String HOST = "receiver.plantstore.test";
+    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    /** The deadline and room for a busy machine, well short of the 30 s the resolver waits for a name server. */
+    private static final Duration WITHIN_THE_DEADLINE = Duration.ofSeconds(20);
+    private static final Duration LOOK = Duration.ofMillis(50);
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void needsRoot() {
+        Faults.requireRoot();
+    }
+
+    private RunningJar startDeliveringTo(String receiver, NameServer names) throws Exception {
+        return RunningJar.startResolvingNamesWith(names.resolvConf(dir), dir, Map.of("PLANTSTORE_TOKENS", Faults.TOKEN,
+                "PLANTSTORE_WEBHOOK_SECRET", SECRET, "PLANTSTORE_WEBHOOK_URL", receiver));
+    }
+
+    @Test
+    void aNameLookupThatNeverEndsFailsTheAttemptAtTheDeadline() throws Exception {
+        String receiver = "http://" + HOST + ":9/hook";
+        try (var names = NameServer.silent(); var jar = startDeliveringTo(receiver, names)) {
+            assertEquals(200, Faults.create(jar, 1).status());
+            assertTrue(Poll.until(WITHIN_THE_DEADLINE, LOOK,
+                    () -> jar.outputSoFar().contains("webhooks to " + receiver + ": failing (")), jar::outputSoFar);
+            assertTrue(names.asked().contains(HOST), "the name server was asked: " + names.asked());
+        }
+    }
+
+    @Test
+    void aNameFoundOnlyAfterItsAttemptEndedOpensNoConnectionThatOutlivesTheDeadline() throws Exception {
+        try (var trickling = TricklingTlsServer.start();
+             var names = NameServer.answeringAfter(Duration.ofSeconds(12))) {
+            String receiver = "https://" + HOST + ":" + trickling.port() + "/hook";
+            try (var jar = startDeliveringTo(receiver, names)) {
+                assertEquals(200, Faults.create(jar, 1).status());
+                assertTrue(Poll.until(WITHIN_THE_DEADLINE.plusSeconds(20), LOOK, trickling::accepted),
+                        "the jar connected once it had the name: " + names.asked() + "\n" + jar.outputSoFar());
+                assertTrue(jar.outputSoFar().contains("webhooks to " + receiver + ": failing ("),
+                        "the attempt had failed before its name was found:\n" + jar.outputSoFar());
+                assertTrue(Poll.until(WITHIN_THE_DEADLINE, LOOK, trickling::closedByClient),
+                        "the connection, trickled a byte at a time, was closed:\n" + jar.outputSoFar());
+            }
+        }
+    }
+}
