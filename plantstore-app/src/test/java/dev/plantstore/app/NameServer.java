@@ -1,9 +1,11 @@
 package dev.plantstore.app;
 
+import dev.plantstore.core.threads.DaemonThreads;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -33,18 +35,13 @@ final class NameServer implements AutoCloseable {
     private final DatagramSocket socket;
     private final Optional<Duration> answerAfter;
     private final List<String> asked = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService answers = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        var thread = new Thread(runnable, "name server's answers");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService answers =
+            Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("name server's answers"));
 
     private NameServer(Optional<Duration> answerAfter) throws SocketException {
         this.socket = new DatagramSocket(new InetSocketAddress(ADDRESS, 53));
         this.answerAfter = answerAfter;
-        var listener = new Thread(this::listen, "name server");
-        listener.setDaemon(true);
-        listener.start();
+        DaemonThreads.named("name server").newThread(this::listen).start();
     }
 
     /** One that takes every question and answers none, as a name server that hangs. */
@@ -85,7 +82,7 @@ final class NameServer implements AutoCloseable {
         }
     }
 
-    private void send(byte[] answer, java.net.SocketAddress client) {
+    private void send(byte[] answer, SocketAddress client) {
         try {
             socket.send(new DatagramPacket(answer, answer.length, client));
         } catch (IOException e) {

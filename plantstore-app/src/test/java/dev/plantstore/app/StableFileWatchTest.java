@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.plantstore.testkit.Poll;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.ResourceBundle;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** A closed watch is over: what it logs, it logs before {@code close()} returns, so no line follows a stop. */
@@ -82,21 +82,16 @@ class StableFileWatchTest {
             lines.closed.set(true);
         }, "closer");
         closer.start();
-        Supplier<Boolean> closeIsWaitingOrDone = () -> closer.getState() == Thread.State.WAITING
-                || closer.getState() == Thread.State.TIMED_WAITING || closer.getState() == Thread.State.TERMINATED;
-        assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(5), closeIsWaitingOrDone::get),
-                "close() neither returned nor waits");
+        var waitingOrDone = EnumSet.of(Thread.State.WAITING, Thread.State.TIMED_WAITING, Thread.State.TERMINATED);
+        assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(5),
+                () -> waitingOrDone.contains(closer.getState())), "close() neither returned nor waits");
         release.countDown();
         closer.join(Duration.ofSeconds(10).toMillis());
 
-        assertEquals(List.of("checking file F failed (java.io.IOException: the disk went away); the old one stays, "
-                + "and it is still watched"), waitForLines(lines), "the look's failure is told");
-        assertEquals(List.of(), lines.afterClose, "lines logged after close() returned");
-    }
-
-    /** The failure's line, whenever it comes: before close() returned or after. */
-    private static List<String> waitForLines(Lines lines) throws InterruptedException {
+        // The failure's line, whenever it comes: before close() returned or after.
         Poll.until(Duration.ofSeconds(5), Duration.ofMillis(5), () -> !lines.all.isEmpty());
-        return lines.all;
+        assertEquals(List.of("checking file F failed (java.io.IOException: the disk went away); the old one stays, "
+                + "and it is still watched"), lines.all, "the look's failure is told");
+        assertEquals(List.of(), lines.afterClose, "lines logged after close() returned");
     }
 }

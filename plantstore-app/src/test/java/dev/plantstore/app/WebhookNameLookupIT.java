@@ -22,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 class WebhookNameLookupIT {
 
     private static final String HOST = "receiver.plantstore.test";
-    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     /** The deadline and room for a busy machine, well short of the 30 s the resolver waits for a name server. */
     private static final Duration WITHIN_THE_DEADLINE = Duration.ofSeconds(20);
     private static final Duration LOOK = Duration.ofMillis(50);
@@ -37,7 +36,7 @@ class WebhookNameLookupIT {
 
     private RunningJar startDeliveringTo(String receiver, NameServer names) throws Exception {
         return RunningJar.startResolvingNamesWith(names.resolvConf(dir), dir, Map.of("PLANTSTORE_TOKENS", Faults.TOKEN,
-                "PLANTSTORE_WEBHOOK_SECRET", SECRET, "PLANTSTORE_WEBHOOK_URL", receiver));
+                "PLANTSTORE_WEBHOOK_SECRET", WebhooksIT.SECRET, "PLANTSTORE_WEBHOOK_URL", receiver));
     }
 
     @Test

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WebhooksIT {
 
     private static final String TOKEN = "webhooks-token";
-    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     /** Long enough for a lease of an instance that was killed (30 s) to run out, and the retries after it. */
     private static final Duration WAIT = Duration.ofSeconds(60);

@@ -29,11 +29,8 @@ final class BatchEvents {
     /** The events of one batch, from its start to its commit. */
     Batch batch() {
         long now = System.currentTimeMillis();
-        List<Long> leases = new ArrayList<>(receivers.size());
-        for (String receiver : receivers) {
-            leases.add(committed.leasedHere(receiver) ? now + Outbox.LEASE.toMillis() : 0L);
-        }
-        return new Batch(now, List.copyOf(leases));
+        return new Batch(now, receivers.stream()
+                .map(receiver -> committed.leasedHere(receiver) ? now + Outbox.LEASE.toMillis() : 0L).toList());
     }
 
     /**
