@@ -5,7 +5,6 @@ import dev.plantstore.core.webhooks.DeliveryProvider;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import io.opentelemetry.api.GlobalOpenTelemetry;
-import java.util.Optional;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
@@ -24,7 +23,7 @@ public final class HttpDeliveryProvider implements DeliveryProvider {
     public Delivery start(Outbox outbox, DeliverySettings settings) {
         // One client for every receiver: as many connections per destination as its receivers may have in flight.
         var client = new WebhookHttpClient(DeliveryLimits.IN_FLIGHT * Math.max(1, settings.receivers().size()),
-                DeliveryLimits.ATTEMPT_DEADLINE, Optional.empty(), new SslContextFactory.Client());
+                DeliveryLimits.ATTEMPT_DEADLINE, new SslContextFactory.Client());
         return WebhookDelivery.start(outbox, settings, client, GlobalOpenTelemetry.getOrNoop());
     }
 }

@@ -2,7 +2,6 @@ package dev.plantstore.webhooks;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
@@ -12,7 +11,6 @@ import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.io.ssl.SslHandshakeListener;
-import org.eclipse.jetty.util.SocketAddressResolver;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -45,12 +43,10 @@ final class WebhookHttpClient implements Transports {
 
     /**
      * A started client: {@code perDestination} connections to a destination at most, each attempt ended within
-     * {@code deadline}; host names looked up by {@code resolver} when one is given, else by the client's own, off the
-     * caller's thread; TLS as {@code tls} says (the JDK's trust and a host name checked against the certificate, for
-     * a fresh {@code SslContextFactory.Client}).
+     * {@code deadline}; host names looked up off the caller's thread; TLS as {@code tls} says (the JDK's trust and a
+     * host name checked against the certificate, for a fresh {@code SslContextFactory.Client}).
      */
-    WebhookHttpClient(int perDestination, Duration deadline, Optional<SocketAddressResolver> resolver,
-                      SslContextFactory.Client tls) {
+    WebhookHttpClient(int perDestination, Duration deadline, SslContextFactory.Client tls) {
         this.deadline = deadline;
         var threads = new QueuedThreadPool(Math.max(8, Runtime.getRuntime().availableProcessors() * 2), 1);
         threads.setName(THREADS);
@@ -60,7 +56,6 @@ final class WebhookHttpClient implements Transports {
         connector.setExecutor(threads);
         this.client = new HttpClient(new HttpClientTransportOverHTTP(connector));
         client.setExecutor(threads);
-        resolver.ifPresent(client::setSocketAddressResolver);
         client.setFollowRedirects(false);
         client.setMaxResponseHeadersSize(MOST_HEAD_BYTES);
         client.setMaxConnectionsPerDestination(perDestination);

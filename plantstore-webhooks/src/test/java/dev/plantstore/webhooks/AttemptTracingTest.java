@@ -71,7 +71,7 @@ class AttemptTracingTest {
                 WebhookSecrets.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), WebhookListener.NONE,
                 Duration.ofHours(72), Duration.ofMillis(20));
         var delivery = WebhookDelivery.start(outbox, settings,
-                new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE, Optional.empty(),
+                new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE,
                         new SslContextFactory.Client()),
                 openTelemetry);
         store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);

@@ -18,7 +18,6 @@ import dev.plantstore.testkit.ScriptedReceiver.Then;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -56,8 +55,7 @@ class HostileReceiversTest {
         var settings = new DeliverySettings(List.of(receiver.url()), WebhookSecrets.parse(SECRET),
                 WebhookListener.NONE, Duration.ofHours(72), Duration.ofMillis(20));
         var delivery = WebhookDelivery.start(outbox, settings,
-                new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DEADLINE, Optional.empty(),
-                        new SslContextFactory.Client()),
+                new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DEADLINE, new SslContextFactory.Client()),
                 OpenTelemetry.noop());
         store = new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
     }

@@ -278,11 +278,11 @@ class JettyTransportTest {
     }
 
     private Transport transport(URI url, int most, Duration deadline) {
-        return closed(new WebhookHttpClient(most, deadline, Optional.empty(), new SslContextFactory.Client())).to(url);
+        return closed(new WebhookHttpClient(most, deadline, new SslContextFactory.Client())).to(url);
     }
 
     private Transport transport(URI url, SslContextFactory.Client tls) {
-        return closed(new WebhookHttpClient(1, Duration.ofSeconds(5), Optional.empty(), tls)).to(url);
+        return closed(new WebhookHttpClient(1, Duration.ofSeconds(5), tls)).to(url);
     }
 
     private void send(Transport transport, long seq) {

@@ -99,7 +99,7 @@ class WebhookDeliveryTest {
     }
 
     private static Transports jetty() {
-        return new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE, Optional.empty(),
+        return new WebhookHttpClient(DeliveryLimits.IN_FLIGHT, DeliveryLimits.ATTEMPT_DEADLINE,
                 new SslContextFactory.Client());
     }
 
