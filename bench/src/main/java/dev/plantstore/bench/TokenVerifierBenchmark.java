@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** The bearer check every request pays: a SHA-256 of the presented token, compared with each configured digest. */
+/** The bearer check every request pays: a SHA-256 of the presented token, compared with the configured digests. */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
