@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import javax.crypto.Mac;
@@ -212,7 +213,7 @@ class WebhookDeliveryTest {
         receiver.close();
         var store = new JdbcPlantStore(DurableSqlite.dataSource(dir.resolve("plants.db")), Duration.ofSeconds(5),
                 CommitListener.NONE, List.of(DeliverySettings.receiverKey(down)));
-        List<Integer> claimSizes = Collections.synchronizedList(new ArrayList<>());
+        List<Integer> claimSizes = new CopyOnWriteArrayList<>();
         Outbox countingClaims = new Outbox() {
             @Override
             public List<PlantEvent> claim(String receiver, long nowMillis, int max) {
