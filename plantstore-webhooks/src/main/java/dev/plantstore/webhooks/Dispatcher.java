@@ -61,7 +61,7 @@ final class Dispatcher {
         try {
             transport.send(event, signer.request(event, attempt.sent()), end);
         } catch (RuntimeException | Error e) {
-            end.ended(event, new Transport.Outcome.Failed(JettyTransport.describe(e)));
+            end.ended(event, new Transport.Outcome.Failed(transport.describe(e)));
         }
     }
 
