@@ -18,10 +18,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class TricklingTlsServer implements AutoCloseable {
 
     private final ServerSocket server;
-    /** One flag per connection, in the order they were accepted: set once the client closed it. */
-    private final List<AtomicBoolean> closedByClient = new CopyOnWriteArrayList<>();
-    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    /** In the order they were accepted. */
+    private final List<Trickled> connections = new CopyOnWriteArrayList<>();
     private volatile boolean closing;
+
+    /** One client's connection, and whether that client closed it. */
+    private record Trickled(Socket socket, AtomicBoolean closedByClient) {
+    }
 
     private TricklingTlsServer(ServerSocket server) {
         this.server = server;
@@ -30,7 +33,7 @@ public final class TricklingTlsServer implements AutoCloseable {
     /** Listening on the loopback address, on a port of the system's choosing. */
     public static TricklingTlsServer start() throws IOException {
         var trickling = new TricklingTlsServer(new ServerSocket(0, 8, InetAddress.getLoopbackAddress()));
-        daemon(trickling::accept, "trickling receiver");
+        daemon(trickling::acceptEveryClient, "trickling receiver");
         return trickling;
     }
 
@@ -40,41 +43,49 @@ public final class TricklingTlsServer implements AutoCloseable {
 
     /** The connections clients opened so far. */
     public int accepted() {
-        return closedByClient.size();
+        return connections.size();
     }
 
-    /** True once the first {@code connections} accepted were each closed by their client. */
-    public boolean closedByClient(int connections) {
-        return closedByClient.size() >= connections
-                && closedByClient.subList(0, connections).stream().allMatch(AtomicBoolean::get);
-    }
-
-    private void accept() {
-        while (!server.isClosed()) {
-            try {
-                Socket socket = server.accept();
-                sockets.add(socket);
-                var closed = new AtomicBoolean();
-                closedByClient.add(closed);
-                daemon(() -> trickle(socket, closed), "trickling receiver " + closedByClient.size());
-            } catch (IOException e) {
-                // Closing the server ends the loop.
+    /** True once the first {@code count} connections accepted were each closed by their client. */
+    public boolean closedByClient(int count) {
+        if (connections.size() < count) {
+            return false;
+        }
+        for (int i = 0; i < count; i++) {
+            if (!connections.get(i).closedByClient().get()) {
+                return false;
             }
+        }
+        return true;
+    }
+
+    private void acceptEveryClient() {
+        while (!closing) {
+            Socket socket;
+            try {
+                socket = server.accept();
+            } catch (IOException e) {
+                // Closing the server ends the loop; so does any other failure to accept, which would repeat.
+                return;
+            }
+            var connection = new Trickled(socket, new AtomicBoolean());
+            connections.add(connection);
+            daemon(() -> trickle(connection), "trickling receiver " + connections.size());
         }
     }
 
-    private void trickle(Socket socket, AtomicBoolean closedByClient) {
-        try (socket) {
+    private void trickle(Trickled connection) {
+        try (Socket socket = connection.socket()) {
             socket.setSoTimeout(200);
             InputStream in = socket.getInputStream();
             OutputStream out = socket.getOutputStream();
             byte[] record = {0x16, 0x03, 0x03, 0x40, 0x00};
-            for (int i = 0; ; i++) {
+            for (int i = 0; !closing; i++) {
                 out.write(record[i % record.length]);
                 out.flush();
                 try {
                     if (in.read(new byte[4096]) < 0) {
-                        closedByClient.set(true);
+                        connection.closedByClient().set(true);
                         return;
                     }
                 } catch (SocketTimeoutException e) {
@@ -83,7 +94,7 @@ public final class TricklingTlsServer implements AutoCloseable {
             }
         } catch (IOException e) {
             // A reset by the client is its close too; closing this server closes its sockets as well.
-            closedByClient.set(!closing);
+            connection.closedByClient().set(!closing);
         }
     }
 
@@ -93,12 +104,13 @@ public final class TricklingTlsServer implements AutoCloseable {
         thread.start();
     }
 
+    /** Stops accepting and closes every connection, at once or, for one accepted meanwhile, within a byte's pause. */
     @Override
     public void close() throws IOException {
         closing = true;
         server.close();
-        for (Socket socket : sockets) {
-            socket.close();
+        for (Trickled connection : connections) {
+            connection.socket().close();
         }
     }
 }

@@ -142,9 +142,11 @@ final class JettyTransport implements Transport {
         return status >= 200 && status < 300;
     }
 
-    /** Also never the dump of Jetty's objects that some of its messages hold. */
-    @Override
-    public String describe(Throwable failure) {
+    /**
+     * A failure as the receiver's state line and the attempt's span show it: its kind and message, never a stack trace
+     * nor the dump of Jetty's objects that some of its messages hold.
+     */
+    static String describe(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof UnknownHostException) {
                 return "its host name could not be resolved";

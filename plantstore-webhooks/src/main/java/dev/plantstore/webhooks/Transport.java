@@ -30,15 +30,6 @@ interface Transport extends AutoCloseable {
     void send(PlantEvent event, SignedRequest request, Ended ended);
 
     /**
-     * A failure of this transport's as the receiver's state line and the attempt's span show it: never a stack trace.
-     * By default its kind and message.
-     */
-    default String describe(Throwable failure) {
-        return failure.getMessage() == null ? failure.getClass().getSimpleName()
-                : failure.getClass().getSimpleName() + ": " + failure.getMessage();
-    }
-
-    /**
      * Gives back what this receiver's transport holds alone; what the transports share (a client and its
      * connections) closes with them ({@link Transports#close}), and attempts still running then end failed or are
      * abandoned, their events leased.

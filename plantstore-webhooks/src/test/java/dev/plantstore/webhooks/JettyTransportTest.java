@@ -223,10 +223,9 @@ class JettyTransportTest {
     /** Any other failure whose message names one of Jetty's objects is shown by its kind alone. */
     @Test
     void aMessageNamingAnObjectIsLeftOut() {
-        var transport = transport(URI.create("http://127.0.0.1:9/hook"), 1, Duration.ofSeconds(1));
-        assertEquals("IOException", transport.describe(new IOException("aborted on "
+        assertEquals("IOException", JettyTransport.describe(new IOException("aborted on "
                 + "oejcti.HttpConnectionOverHTTP@66f41385::oeji.SocketChannelEndPoint@3f2e2177[{l=/1.2.3.4:5}]")));
-        assertEquals("IOException: Broken pipe", transport.describe(new IOException("Broken pipe")));
+        assertEquals("IOException: Broken pipe", JettyTransport.describe(new IOException("Broken pipe")));
     }
 
     @Test
