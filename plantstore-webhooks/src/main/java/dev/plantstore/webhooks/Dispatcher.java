@@ -61,10 +61,8 @@ final class Dispatcher {
         try {
             transport.send(event, signer.request(event, attempt.sent()), end);
         } catch (RuntimeException | Error e) {
-            // A transport tells its failures to end; what throws here (the signer, a transport at fault) is a fault of
-            // ours, shown by its kind and message.
-            end.ended(event, new Transport.Outcome.Failed(e.getMessage() == null ? e.getClass().getSimpleName()
-                    : e.getClass().getSimpleName() + ": " + e.getMessage()));
+            // A transport tells its failures to end; what throws here (the signer, a transport at fault) is a fault.
+            end.ended(event, new Transport.Outcome.Failed(ReceiverHealth.describe(e)));
         }
     }
 

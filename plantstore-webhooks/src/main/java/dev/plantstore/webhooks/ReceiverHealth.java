@@ -62,6 +62,17 @@ final class ReceiverHealth {
         }
     }
 
+    /**
+     * A failure thrown where none was expected (the outbox, the signer, a transport at fault) as the state lines show
+     * it: its kind and message, and its causes' (a database's reason), never a stack trace.
+     */
+    static String describe(Throwable failure) {
+        String shown = failure.getClass().getSimpleName()
+                + (failure.getMessage() == null ? "" : ": " + failure.getMessage());
+        Throwable cause = failure.getCause();
+        return cause == null || cause == failure ? shown : shown + " (" + describe(cause) + ")";
+    }
+
     /** When a failing receiver is tried again. */
     long nextProbeMillis() {
         return nextProbeMillis;

@@ -122,7 +122,8 @@ final class ReceiverWorker {
             } catch (RuntimeException | Error e) {
                 turnFailures++;
                 if (turnFailures == 1) {
-                    LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": the outbox failed: " + describe(e));
+                    LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": the outbox failed: "
+                            + ReceiverHealth.describe(e));
                 }
                 try {
                     pause(retries.backoffMillis(turnFailures));
@@ -132,14 +133,6 @@ final class ReceiverWorker {
             }
         }
         finish();
-    }
-
-    /** A failure of the outbox as the log shows it: its kind and message, and its cause's (the database's reason). */
-    private static String describe(Throwable failure) {
-        String shown = failure.getClass().getSimpleName()
-                + (failure.getMessage() == null ? "" : ": " + failure.getMessage());
-        Throwable cause = failure.getCause();
-        return cause == null || cause == failure ? shown : shown + " (" + describe(cause) + ")";
     }
 
     /** What a graceful stop can still do: record what was delivered, and free the events not yet sent. */
