@@ -35,7 +35,7 @@ final class ReceiverHealth {
     private final String key;
     private final RetryPolicy retries;
     private volatile State state = State.KEEPING_UP;
-    /** Rounds in a row in which every attempt failed; 0 unless {@link State#FAILING}. */
+    /** Rounds in a row, each ended, in which every attempt failed; 0 unless {@link State#FAILING}. */
     private int failingRounds;
     private long failedAttempts;
     private String lastReason;
@@ -84,10 +84,11 @@ final class ReceiverHealth {
     }
 
     /**
-     * A round ended: {@code delivered} events and {@code failedReasons}, with {@code idle} when no request is left in
-     * flight. Returns true when the receiver recovered, so that what waits for it is claimed.
+     * The attempts that ended in one turn: {@code delivered} events and {@code failedReasons}, with {@code idle} when
+     * no request is left in flight, which ends the round. Returns true when the receiver recovered, so that what waits
+     * for it is claimed.
      */
-    boolean roundEnded(int delivered, List<String> failedReasons, boolean idle, long now) {
+    boolean attemptsEnded(int delivered, List<String> failedReasons, boolean idle, long now) {
         failedAttempts += failedReasons.size();
         if (!failedReasons.isEmpty()) {
             lastReason = failedReasons.get(failedReasons.size() - 1);
@@ -103,16 +104,17 @@ final class ReceiverHealth {
             failedAttempts = 0;
             return recovered;
         }
-        // The other requests of a page that fails end one by one: together they are one failed round.
-        if (failingRounds == 0 || idle) {
+        boolean startsFailing = state != State.FAILING;
+        state = State.FAILING;
+        // The requests of a page that fails may end over several turns: the round ends with the last of them.
+        if (idle) {
             failingRounds++;
         }
-        state = State.FAILING;
         nextProbeMillis = now + retries.backoffMillis(failingRounds);
-        if (failingRounds == 1 && failedAttempts == failedReasons.size()) {
+        if (startsFailing) {
             LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": failing (" + lastReason
                     + "); retrying with back-off");
-        } else if (failingRounds > 1 && Integer.bitCount(failingRounds) == 1 && idle) {
+        } else if (idle && failingRounds > 1 && Integer.bitCount(failingRounds) == 1) {
             LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": still failing, " + failedAttempts
                     + " failed attempts so far (last: " + lastReason + ")");
         }

@@ -49,7 +49,7 @@ final class Settlement {
             retryOrGiveUp(failure, now);
         }
         feed.removeDeliveredWhenDue();
-        if ((delivered > 0 || !failed.isEmpty()) && health.roundEnded(delivered,
+        if ((delivered > 0 || !failed.isEmpty()) && health.attemptsEnded(delivered,
                 failed.stream().map(Dispatcher.Attempt::reason).toList(), dispatcher.idle(), now)) {
             // Recovered: what waited for the receiver in the outbox is claimed.
             feed.othersRecorded();

@@ -1,0 +1,72 @@
+package dev.plantstore.webhooks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A page of attempts that all fail is one failed round, however many turns its answers take to arrive: the rounds
+ * decide the back-off and the "still failing" lines, which come after 2, 4, 8 ... rounds.
+ */
+class FailedRoundsTest {
+
+    private static final String RECEIVER = "http://127.0.0.1:9/failed-rounds";
+
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+    private final Logger log = Logger.getLogger(ReceiverHealth.LOG.getName());
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord line) {
+            if (line.getMessage().contains(RECEIVER)) {
+                lines.add(line.getMessage());
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private final ReceiverHealth health =
+            new ReceiverHealth(RECEIVER, new RetryPolicy(Duration.ofSeconds(1), Duration.ofHours(72)));
+
+    @BeforeEach
+    void captureTheLog() {
+        log.addHandler(capture);
+    }
+
+    @AfterEach
+    void releaseTheLog() {
+        log.removeHandler(capture);
+    }
+
+    @Test
+    void aPageWhoseAttemptsFailInOneTurnIsOneRound() {
+        health.attemptsEnded(0, List.of("HTTP 503", "HTTP 503"), true, 0);
+        health.attemptsEnded(0, List.of("HTTP 503"), true, 2_000);
+
+        assertEquals(List.of("webhooks to " + RECEIVER + ": failing (HTTP 503); retrying with back-off",
+                "webhooks to " + RECEIVER + ": still failing, 3 failed attempts so far (last: HTTP 503)"), lines);
+    }
+
+    @Test
+    void aPageWhoseAttemptsFailInSeveralTurnsIsOneRound() {
+        health.attemptsEnded(0, List.of("HTTP 503"), false, 0);
+        health.attemptsEnded(0, List.of("HTTP 503"), true, 10);
+        health.attemptsEnded(0, List.of("HTTP 503"), true, 2_000);
+
+        assertEquals(List.of("webhooks to " + RECEIVER + ": failing (HTTP 503); retrying with back-off",
+                "webhooks to " + RECEIVER + ": still failing, 3 failed attempts so far (last: HTTP 503)"), lines);
+    }
+}
