@@ -2,14 +2,10 @@ package dev.plantstore.webhooks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.plantstore.testkit.CapturedLog;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,36 +15,17 @@ import org.junit.jupiter.api.Test;
 class FailedRoundsTest {
 
     private static final String RECEIVER = "http://127.0.0.1:9/failed-rounds";
+    private static final List<String> FAILING_THEN_STILL_FAILING = List.of(
+            "webhooks to " + RECEIVER + ": failing (HTTP 503); retrying with back-off",
+            "webhooks to " + RECEIVER + ": still failing, 3 failed attempts so far (last: HTTP 503)");
 
-    private final List<String> lines = new CopyOnWriteArrayList<>();
-    private final Logger log = Logger.getLogger(ReceiverHealth.LOG.getName());
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord line) {
-            if (line.getMessage().contains(RECEIVER)) {
-                lines.add(line.getMessage());
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final CapturedLog log = CapturedLog.of(ReceiverHealth.LOG.getName());
     private final ReceiverHealth health =
             new ReceiverHealth(RECEIVER, new RetryPolicy(Duration.ofSeconds(1), Duration.ofHours(72)));
 
-    @BeforeEach
-    void captureTheLog() {
-        log.addHandler(capture);
-    }
-
     @AfterEach
     void releaseTheLog() {
-        log.removeHandler(capture);
+        log.close();
     }
 
     @Test
@@ -56,8 +33,7 @@ class FailedRoundsTest {
         health.attemptsEnded(0, List.of("HTTP 503", "HTTP 503"), true, 0);
         health.attemptsEnded(0, List.of("HTTP 503"), true, 2_000);
 
-        assertEquals(List.of("webhooks to " + RECEIVER + ": failing (HTTP 503); retrying with back-off",
-                "webhooks to " + RECEIVER + ": still failing, 3 failed attempts so far (last: HTTP 503)"), lines);
+        assertEquals(FAILING_THEN_STILL_FAILING, log.messagesWith(RECEIVER));
     }
 
     @Test
@@ -66,7 +42,6 @@ class FailedRoundsTest {
         health.attemptsEnded(0, List.of("HTTP 503"), true, 10);
         health.attemptsEnded(0, List.of("HTTP 503"), true, 2_000);
 
-        assertEquals(List.of("webhooks to " + RECEIVER + ": failing (HTTP 503); retrying with back-off",
-                "webhooks to " + RECEIVER + ": still failing, 3 failed attempts so far (last: HTTP 503)"), lines);
+        assertEquals(FAILING_THEN_STILL_FAILING, log.messagesWith(RECEIVER));
     }
 }

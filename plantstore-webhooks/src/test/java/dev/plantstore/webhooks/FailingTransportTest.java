@@ -11,6 +11,7 @@ import dev.plantstore.core.webhooks.DeliveringPlantStore;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
+import dev.plantstore.testkit.CapturedLog;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.webhooks.WebhookSigner.SignedRequest;
 import io.opentelemetry.api.OpenTelemetry;
@@ -19,11 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,23 +66,7 @@ class FailingTransportTest {
         for (long id = 1; id <= events; id++) {
             memory.create(new NewPlant(id, "Plant " + id));
         }
-        List<LogRecord> lines = new CopyOnWriteArrayList<>();
-        Logger workerLog = Logger.getLogger(ReceiverWorker.class.getName());
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord line) {
-                lines.add(line);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        workerLog.addHandler(capture);
+        var workerLog = CapturedLog.of(ReceiverHealth.LOG.getName());
         var delivery = WebhookDelivery.start(outbox, settings, to -> throwsThenWorks,
                 OpenTelemetry.noop());
         try (var store = new DeliveringPlantStore(memory, delivery)) {
@@ -95,14 +77,13 @@ class FailingTransportTest {
             assertEquals(events, delivered.size());
             assertTrue(store.isAvailable(), "the store never noticed");
         } finally {
-            workerLog.removeHandler(capture);
+            workerLog.close();
         }
-        List<String> failing = lines.stream().map(LogRecord::getMessage).filter(line -> line.contains(": failing ("))
-                .toList();
+        List<String> failing = workerLog.messagesWith(": failing (");
         assertEquals(1, failing.size(), failing.toString());
         assertTrue(failing.get(0).contains("a parser that reads past an empty head")
                 || failing.get(0).contains("StackOverflowError"), failing.get(0));
-        assertEquals(List.of(), lines.stream().filter(line -> line.getThrown() != null).map(LogRecord::getMessage)
-                .toList(), "lines with a stack trace");
+        assertEquals(List.of(), workerLog.records().stream().filter(line -> line.getThrown() != null)
+                .map(LogRecord::getMessage).toList(), "lines with a stack trace");
     }
 }
