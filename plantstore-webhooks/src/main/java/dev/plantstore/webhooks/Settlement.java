@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * Settles the attempts that ended: a delivered event leaves the outbox with the next batch of removals; a failed one
- * is due again after the back-off, or, past its retry period, given up on ({@link RetryPolicy}). Each round's answers
- * set the receiver's health, and the listener hears of each outcome.
+ * is due again after the back-off, or, past its retry period, given up on ({@link RetryPolicy}). What ended tells the
+ * receiver's health, and the listener hears of each outcome.
  */
 final class Settlement {
 
@@ -65,7 +65,7 @@ final class Settlement {
                     + WebhookSigner.messageId(event) + " (" + event.type() + " of plant " + event.plantId()
                     + ") is undeliverable after " + (event.attempts() + 1) + " attempts over "
                     + retries.retryPeriod() + " (last: " + attempt.reason()
-                    + "); it is kept in the outbox, no longer retried");
+                    + "); it is no longer retried");
         } else {
             outbox.reschedule(List.of(event), now + retries.backoffMillis(event.attempts() + 1), true);
             report.attempted(WebhookListener.Outcome.FAILED);

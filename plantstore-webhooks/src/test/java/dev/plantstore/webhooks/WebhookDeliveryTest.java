@@ -18,6 +18,7 @@ import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
 import dev.plantstore.sqlite.DurableSqlite;
+import dev.plantstore.testkit.CapturedLog;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.WebhookReceiver;
 import io.opentelemetry.api.OpenTelemetry;
@@ -35,6 +36,10 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -185,6 +190,25 @@ class WebhookDeliveryTest {
             assertTrue(Poll.until(WAIT, LOOK, () -> count(WebhookListener.Outcome.UNDELIVERABLE) == 1),
                     "the undeliverable event is counted once: " + count(WebhookListener.Outcome.UNDELIVERABLE));
             assertEquals(0, jdbc.outbox().backlogs().counted(key).pending());
+        }
+    }
+
+    @Test
+    void anEventGivenUpOnIsLoggedOnceAtErrorWithItsIdAndWhyItFailed() throws Exception {
+        receiver.answer(500);
+        try (var log = CapturedLog.of(ReceiverHealth.LOG.getName())) {
+            store(Duration.ofMillis(300)).create(new NewPlant(1, "Monstera"));
+            Supplier<List<String>> errors = () -> log.records().stream()
+                    .filter(line -> line.getLevel() == Level.SEVERE).map(LogRecord::getMessage).toList();
+            assertTrue(Poll.until(WAIT, LOOK, () -> !errors.get().isEmpty()), "an error line");
+            List<String> givenUp = errors.get();
+            assertEquals(1, givenUp.size(), givenUp.toString());
+            String eventId = receiver.received().get(0).id();
+            // The memory store drops it, a database store keeps it: the line claims neither.
+            assertTrue(givenUp.get(0).matches(Pattern.quote("webhooks to " + DeliverySettings.receiverKey(
+                    receiver.url()) + ": event " + eventId + " (plant.created of plant 1) is undeliverable after ")
+                    + "[0-9]+" + Pattern.quote(" attempts over PT0.3S (last: HTTP 500); it is no longer retried")),
+                    givenUp.get(0));
         }
     }
 
