@@ -1,10 +1,12 @@
 package dev.plantstore.webhooks;
 
 import dev.plantstore.core.webhooks.PlantEvent;
+import io.opentelemetry.api.trace.Span;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Sends one receiver's events: signs each ({@link WebhookSigner}), traces it ({@link AttemptSpans}) and sends it
@@ -47,21 +49,25 @@ final class Dispatcher {
      */
     void send(PlantEvent event) {
         inFlight.incrementAndGet();
-        AttemptSpans.Attempt attempt = spans.begin(event);
+        // The attempt's span, once the application's tracing has begun it.
+        var span = new AtomicReference<>(Span.getInvalid());
         var once = new AtomicBoolean();
         Transport.Ended end = (sent, outcome) -> {
             if (once.compareAndSet(false, true)) {
                 try {
-                    AttemptSpans.end(attempt.span(), outcome);
+                    AttemptSpans.end(span.get(), outcome);
                 } finally {
                     attemptEnded(sent, outcome);
                 }
             }
         };
         try {
+            AttemptSpans.Attempt attempt = spans.begin(event);
+            span.set(attempt.span());
             transport.send(event, signer.request(event, attempt.sent()), end);
         } catch (RuntimeException | Error e) {
-            // A transport tells its failures to end; what throws here (the signer, a transport at fault) is a fault.
+            // A transport tells its failures to end; what throws here (the application's tracing, the signer, a
+            // transport at fault) is a fault.
             end.ended(event, new Transport.Outcome.Failed(ReceiverHealth.describe(e)));
         }
     }
