@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What {@link WebhookSink} took since its last reset: every request, and for each event's first arrival (by
- * {@code webhook-id}, since delivery is at least once) its arrival time and its lag behind the write's commit. Kept
+ * {@code webhook-id}, since delivery is at least once) its arrival time and its lag behind the write. Kept
  * in arrays so that a million events cost 16 MB, and the drain's rate at its start and its end can be read off the
  * arrival order.
  */

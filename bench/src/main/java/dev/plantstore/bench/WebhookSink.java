@@ -102,7 +102,7 @@ public final class WebhookSink {
         respond(exchange, answer, null);
     }
 
-    /** The body's {@code timestamp}, the write's commit; the body is the server's, so no JSON parser is needed. */
+    /** The body's {@code timestamp}, the write's time; the body is the server's, so no JSON parser is needed. */
     static Optional<Instant> committedAt(String body) {
         int start = body.indexOf(TIMESTAMP_FIELD);
         int end = start < 0 ? -1 : body.indexOf('"', start + TIMESTAMP_FIELD.length());

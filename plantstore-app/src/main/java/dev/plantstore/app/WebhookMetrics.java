@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 /**
  * Webhook deliveries as metrics, per receiver (its URL without user information or query): attempts by outcome
  * ({@value #DELIVERIES}), events waiting ({@value #PENDING}) and the age of the oldest of them
- * ({@value #OLDEST_PENDING}), which grows while a receiver is down, and the time from commit to delivery
+ * ({@value #OLDEST_PENDING}), which grows while a receiver is down, and the time from write to delivery
  * ({@value #DELIVERY_LAG}, a histogram).
  */
 final class WebhookMetrics implements WebhookListener {
@@ -52,12 +52,12 @@ final class WebhookMetrics implements WebhookListener {
     }
 
     @Override
-    public void delivered(URI receiver, Duration sinceCommit) {
+    public void delivered(URI receiver, Duration sinceWrite) {
         lags.computeIfAbsent(receiver, to -> Timer.builder(DELIVERY_LAG)
-                .description("Time from a write's commit to its event's delivery, retries included")
+                .description("Time from a write to its event's delivery, retries included")
                 .tag("receiver", shown(to))
                 .serviceLevelObjectives(LAG_BUCKETS)
-                .register(registry)).record(sinceCommit);
+                .register(registry)).record(sinceWrite);
     }
 
     @Override

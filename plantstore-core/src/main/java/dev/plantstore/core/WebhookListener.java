@@ -28,10 +28,11 @@ public interface WebhookListener {
     }
 
     /**
-     * An event reached {@code receiver} (its 2xx arrived) {@code sinceCommit} after the write it reports committed:
-     * the lag a receiver sees, retries included.
+     * An event reached {@code receiver} (its 2xx arrived) {@code sinceWrite} after the write it reports was recorded
+     * (as the write's batch began, a moment before its commit; the event's {@code timestamp}): the lag a receiver
+     * sees, retries included.
      */
-    default void delivered(URI receiver, Duration sinceCommit) {
+    default void delivered(URI receiver, Duration sinceWrite) {
     }
 
     /**

@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * A receiver's state line ({@link State}) and its back-off while it fails, as the answers of its rounds of
- * attempts decide them. It logs each change of state, and a summary every so often while one lasts, never each
- * attempt.
+ * attempts decide them. It logs when the receiver starts failing and when it recovers, and a summary every so often
+ * while it fails, never each attempt.
  */
 final class ReceiverHealth {
 
@@ -26,8 +26,8 @@ final class ReceiverHealth {
          */
         CATCHING_UP,
         /**
-         * Every attempt of the last round failed: one event at a time, each after the back-off, until one is
-         * delivered.
+         * An attempt failed, and none has been delivered since: no event goes until the requests in flight have
+         * ended, then one at a time, each after the back-off, until one is delivered.
          */
         FAILING
     }

@@ -68,9 +68,9 @@ final class ReceiverReport {
         }
     }
 
-    void delivered(long sinceCommitMillis) {
+    void delivered(long sinceWriteMillis) {
         try {
-            listener.delivered(receiver, Duration.ofMillis(Math.max(0, sinceCommitMillis)));
+            listener.delivered(receiver, Duration.ofMillis(Math.max(0, sinceWriteMillis)));
         } catch (RuntimeException e) {
             listenerFailed(e);
         }

@@ -8,7 +8,7 @@ import java.util.function.LongSupplier;
  * A repeating failure logged as a change of state, so that one fault cannot flood the log: a line when it starts, a
  * summary at most every {@link #SUMMARY_EVERY} while it lasts (how many failures, for how long, the last reason), and a
  * line when it ends. A failure the code expects (a database error) is logged by its message alone; an unexpected
- * exception carries its stack trace, once per fault.
+ * exception carries its stack trace, once per fault: on the line that starts the fault, or on a summary logged at once.
  *
  * <p>Lines go through {@link System.Logger}, which the JDK routes to the application's logging: the standalone server
  * writes them in its own format, and an embedder using SLF4J gets them there through SLF4J's platform-logging bridge.

@@ -75,8 +75,8 @@ sealed interface Write<T> permits Write.PlantWrite, Write.Probe, Write.OutboxWri
     /**
      * A write of the outbox's ({@link JdbcOutbox}) on SQLite, run by the writer between its batches: SQLite lets one
      * writer in and has the others poll, sleeping up to 100 ms between tries, so a delivery writing beside the store's
-     * writer, which commits batch after batch, waited for seconds. Run here, it waits behind one batch at most, and
-     * the store's writes take no lock of the delivery's.
+     * writer, which commits batch after batch, waited for seconds. Run here, it waits its turn in the writer's queue
+     * like a plant's write, and the store's writes take no lock of the delivery's.
      */
     record OutboxWrite<T>(Work<T> work, CompletableFuture<T> result) implements Write<T> {
         /** Runs the work, unless its caller gave up; what it throws fails it alone. */

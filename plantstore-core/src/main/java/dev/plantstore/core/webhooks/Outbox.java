@@ -53,7 +53,7 @@ public interface Outbox {
         record Backlog(long pending, long oldestRecordedAtMillis) {
         }
 
-        /** How many events of {@code receiver} are pending, which may cost a scan, and the oldest's age. */
+        /** How many events of {@code receiver} are pending, which may cost a scan, and when the oldest was recorded. */
         Backlog counted(String receiver);
 
         /** The backlog where it is known without a scan (an outbox in memory), else empty. */

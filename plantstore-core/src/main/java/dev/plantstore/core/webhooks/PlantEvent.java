@@ -9,7 +9,7 @@ import java.util.Optional;
  *
  * @param seq              its place in the outbox, unique and never reused: later writes of a plant id get larger ones
  * @param plant            the plant created; null for a delete
- * @param recordedAtMillis when the write that it reports was committed
+ * @param recordedAtMillis when the write that it reports was recorded: as its batch began, a moment before the commit
  * @param attempts         how many deliveries of it have failed so far
  * @param leasedUntilMillis until when the process that holds it may send it without another taking it; 0 when free
  * @param retryFromMillis  when its retry period began: its write, or an operator's redelivery since
