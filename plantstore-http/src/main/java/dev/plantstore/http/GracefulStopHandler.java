@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Request;
@@ -29,6 +30,9 @@ import org.eclipse.jetty.util.Callback;
  * a new one that has not yet answered a request (on a cold, busy JVM the first request's bytes waited over 200 ms
  * for a thread to read them). Bytes that arrive in the instant of the check are lost with the connection, as a client
  * must expect of any keep-alive connection.
+ *
+ * <p>Over TLS, the same holds of the connection on the decrypted end point. An HTTP/2 connection Jetty closes by
+ * itself (GOAWAY) once its streams have ended.
  */
 final class GracefulStopHandler extends GracefulHandler {
 
@@ -102,8 +106,10 @@ final class GracefulStopHandler extends GracefulHandler {
     }
 
     private static boolean isIdle(EndPoint endPoint) {
-        Connection connection = endPoint.getConnection();
-        if (!endPoint.isFillInterested() || !(connection instanceof ConnectionMetaData metaData)) {
+        // Over TLS, the HTTP connection reads from the decrypted end point of the socket's TLS connection.
+        EndPoint httpEndPoint = endPoint.getConnection() instanceof SslConnection tls ? tls.getSslEndPoint() : endPoint;
+        Connection connection = httpEndPoint.getConnection();
+        if (!httpEndPoint.isFillInterested() || !(connection instanceof ConnectionMetaData metaData)) {
             return false;
         }
         var inputAtLastResponse = (AtomicLong) metaData.getAttribute(INPUT_AT_LAST_RESPONSE);

@@ -169,10 +169,11 @@ public final class PlantStoreServer implements AutoCloseable {
     }
 
     /**
-     * Stops the server: no new connections are accepted, connections with no request in flight are closed at once,
-     * requests in flight get up to ten seconds to finish, then the server is gone. Returns within
-     * milliseconds when no request is in flight, idle keep-alive connections or not. The store is left open: it
-     * belongs to whoever created it, who closes it after the server. Idempotent.
+     * Stops the server: no new connections are accepted, idle keep-alive connections are closed at once, requests in
+     * flight get up to ten seconds to finish, then the server is gone. Returns within milliseconds when no request is
+     * in flight and every open connection has answered one; a connection that has sent nothing since it opened is
+     * closed once it has been silent for half the stop's time-out, as is one whose request's body pauses. The store
+     * is left open: it belongs to whoever created it, who closes it after the server. Idempotent.
      *
      * @throws IllegalStateException when requests were still in flight at the stop time-out, or the stop failed
      */

@@ -17,6 +17,7 @@ import dev.plantstore.testkit.Poll;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.ref.Reference;
 import java.net.BindException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -33,6 +34,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class ServerLifecycleTest {
 
@@ -101,9 +104,31 @@ class ServerLifecycleTest {
         }
         var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "127.0.0.1", 0);
         // java.net.http.HttpClient keeps the connection open after the answer, as most clients do.
-        assertEquals(200, healthStatus(HttpClient.newHttpClient(), server.uri()));
+        HttpClient client = HttpClient.newHttpClient();
+        assertEquals(200, healthStatus(client, server.uri()));
 
         Duration closing = timeToClose(server);
+        // A client that is collected closes its connections, which would leave the server nothing idle to close.
+        Reference.reachabilityFence(client);
+
+        assertTrue(closing.compareTo(FAST_CLOSE) < 0, "close() took " + closing.toMillis() + " ms");
+    }
+
+    @ParameterizedTest
+    @EnumSource(HttpClient.Version.class)
+    void closeIsFastWhileAKeepAliveConnectionIsIdleOverTls(HttpClient.Version version) throws Exception {
+        try (var warmUp = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "localhost", 0,
+                ClientLimits.defaults(), TestTransport.serverKeys())) {
+            assertEquals(200, healthStatus(TestTransport.tlsClient(version), warmUp.uri()));
+        }
+        var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "localhost", 0,
+                ClientLimits.defaults(), TestTransport.serverKeys());
+        HttpClient client = TestTransport.tlsClient(version);
+        assertEquals(200, healthStatus(client, server.uri()));
+
+        Duration closing = timeToClose(server);
+        // A client that is collected closes its connections, which would leave the server nothing idle to close.
+        Reference.reachabilityFence(client);
 
         assertTrue(closing.compareTo(FAST_CLOSE) < 0, "close() took " + closing.toMillis() + " ms");
     }

@@ -41,8 +41,13 @@ final class TestTransport {
 
     /** The JDK's client, set to HTTP/2 and trusting the servers {@link #listenOverTls} starts. */
     static HttpClient http2Client() {
+        return tlsClient(HttpClient.Version.HTTP_2);
+    }
+
+    /** The JDK's client, set to {@code version} and trusting the servers {@link #serverKeys} serve. */
+    static HttpClient tlsClient(HttpClient.Version version) {
         return HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_2)
+                .version(version)
                 .sslContext(Keys.CLIENT_TRUST)
                 .build();
     }
@@ -74,7 +79,7 @@ final class TestTransport {
     }
 
     /** The server's key pair; a new factory per server, since Jetty starts and stops it with the server. */
-    private static SslContextFactory.Server serverKeys() {
+    static SslContextFactory.Server serverKeys() {
         var keys = new SslContextFactory.Server();
         keys.setKeyStore(Keys.LOCALHOST.keyStore());
         keys.setKeyStorePassword(new String(Keys.LOCALHOST.password()));
