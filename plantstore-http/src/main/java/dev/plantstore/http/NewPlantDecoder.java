@@ -149,17 +149,32 @@ final class NewPlantDecoder {
      */
     private static ApiProblem notJson(JsonProcessingException e) {
         if (e instanceof StreamConstraintsException) {
-            StreamReadConstraints limits = Json.FACTORY.streamReadConstraints();
-            return badRequest(String.valueOf(e.getOriginalMessage()).toLowerCase(Locale.ROOT).contains("nesting")
-                    ? "body nests deeper than " + limits.getMaxNestingDepth() + " levels"
-                    : "body holds a value too long: numbers may have at most " + limits.getMaxNumberLength()
-                            + " characters");
+            return beyondLimit(String.valueOf(e.getOriginalMessage()).toLowerCase(Locale.ROOT));
         }
         var location = e.getLocation();
         String where = location == null
                 ? ""
                 : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
         return badRequest("body is not valid JSON" + where);
+    }
+
+    /** Which of the parser's limits the body passed, told by the start of the parser's own message. */
+    private static ApiProblem beyondLimit(String parserMessage) {
+        StreamReadConstraints limits = Json.FACTORY.streamReadConstraints();
+        if (parserMessage.contains("nesting")) {
+            return badRequest("body nests deeper than " + limits.getMaxNestingDepth() + " levels");
+        }
+        if (parserMessage.startsWith("name")) {
+            return badRequest("body holds a field name too long: names may have at most " + limits.getMaxNameLength()
+                    + " characters");
+        }
+        if (parserMessage.startsWith("number")) {
+            return badRequest("body holds a value too long: numbers may have at most " + limits.getMaxNumberLength()
+                    + " characters");
+        }
+        // The factory keeps the parser's default limits, of which only a string's length is left.
+        return badRequest("body holds a value too long: strings may have at most " + limits.getMaxStringLength()
+                + " characters");
     }
 
     private static ApiProblem badRequest(String message) {
