@@ -28,10 +28,10 @@ import org.eclipse.jetty.util.thread.Invocable;
  * let a client sending one byte per packet pin a whole network buffer per byte.
  *
  * <p>A body may take its time for the first {@link #GRACE_SECONDS} seconds (a slow link, a lost packet), then must
- * have averaged the minimum rate since the request began; a body too slow, or silent for the idle time-out, reaches
- * the handler as a {@link TimeoutException}, which it answers 408, and the connection is closed. A body declared
- * larger than the limit is not read at all, so the handler can answer 413 straight away; one that grows past it is
- * handed on at one byte past the limit.
+ * have brought the minimum rate's bytes for every second past them; a body too slow, or silent for the idle
+ * time-out, reaches the handler as a {@link TimeoutException}, which it answers 408, and the connection is closed. A
+ * body declared larger than the limit is not read at all, so the handler can answer 413 straight away; one that grows
+ * past it is handed on at one byte past the limit.
  *
  * <p>Only the body of a request that {@code admitted} accepts (a create whose credentials the API admits) is read
  * ahead. Any other goes to the handlers as it is, which refuse it without reading its body, or serve it without
@@ -62,8 +62,9 @@ final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactor
     }
 
     /**
-     * Whether a body of which {@code bytes} have arrived so far is too slow: past the grace period, below the minimum
-     * rate averaged since the request began. A minimum of zero or less lets any pace through.
+     * Whether a body of which {@code bytes} have arrived so far is too slow: past the grace period, fewer bytes than
+     * the minimum rate asks for the time since the grace period ended. A minimum of zero or less lets any pace
+     * through.
      */
     static boolean slowerThanTheMinimum(Request request, long bytes, long minBytesPerSecond) {
         if (minBytesPerSecond <= 0) {

@@ -15,7 +15,7 @@ import java.util.Objects;
  *       operating system's accept queue until a connection closes, and a client whose connect times out first sees
  *       it fail;
  *   <li>{@code minBodyBytesPerSecond}: after the first {@value BodyBeforeHandler#GRACE_SECONDS} seconds of a
- *       request, its body must have averaged at least this rate since the request began, else 408 and the
+ *       request, its body must have brought at least this many bytes for every second past them, else 408 and the
  *       connection is closed; 0 turns the check off;
  *   <li>{@code headerTimeout}: a request's line and headers must be complete this long after their first byte, else
  *       the connection is closed: a client sending a header byte now and then never lets the idle time-out pass.

@@ -6,8 +6,9 @@ import io.javalin.http.Context;
 import io.javalin.http.Handler;
 
 /**
- * Wraps a handler so that whatever it throws becomes an Error body: an {@link ApiProblem} as itself, anything else as
- * a 500 whose detail goes only to the log, under the request's id, which the client is given as the reference. Doing
+ * Wraps a handler so that any exception it throws becomes an Error body: an {@link ApiProblem} as itself, the store
+ * unavailable as a 503, anything else as a 500 whose detail goes only to the log, under the request's id, which the
+ * client is given as the reference. Doing
  * this per handler rather than with Javalin's global exception mappers keeps an embedding application's own error
  * handling untouched.
  */
@@ -40,9 +41,10 @@ final class GuardedHandler implements Handler {
     }
 
     /**
-     * The store is down or slow: a condition to retry, not a bug. The reason goes on the request's access line rather
-     * than a line of its own, so that a fault lasting minutes adds nothing per request to the log beyond the access
-     * lines; the store logs the fault itself when it starts, while it lasts and when it ends.
+     * The store is down or slow: a condition to retry, not a bug. The reason goes only on the request's access line,
+     * where the standalone server writes one, rather than a line of its own, so that a fault lasting minutes adds
+     * nothing per request to the log beyond the access lines; the store logs the fault itself when it starts, while
+     * it lasts and when it ends.
      */
     static void respondUnavailable(Context ctx, StoreUnavailableException e) {
         Throwable cause = e.getCause();

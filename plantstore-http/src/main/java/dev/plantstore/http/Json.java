@@ -12,7 +12,7 @@ import java.io.UncheckedIOException;
 
 /**
  * JSON out, every byte of it that this package writes (the OpenAPI document as JSON too), and the one factory every
- * parser and generator in this package comes from.
+ * JSON parser and generator in this package comes from.
  */
 final class Json {
 

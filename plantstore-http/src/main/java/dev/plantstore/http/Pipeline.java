@@ -137,8 +137,8 @@ final class Pipeline {
                             + "handler throws",
                     Pipeline::errorBodies),
             new Step(Layer.ANSWER, "HttpMetrics", API,
-                    "when metrics are on: a request logger timing each exchange, and Jetty's connection and thread "
-                            + "pool meters",
+                    "when metrics are on: a request logger timing each exchange that reaches Javalin (not what a "
+                            + "Jetty step refuses), and Jetty's connection and thread pool meters",
                     Pipeline::httpMetrics),
             new Step(Layer.ANSWER, "AccessLog", EnumSet.of(Audience.STANDALONE),
                     "Jetty's request log: one line per exchange once the response is complete, with the route "

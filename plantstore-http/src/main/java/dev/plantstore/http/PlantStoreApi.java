@@ -45,9 +45,11 @@ import java.util.function.Consumer;
  * sent back in {@code X-Request-Id}, is in the SLF4J MDC under {@code requestId} while the request is served (for a
  * log pattern's {@code %X{requestId}}), and is the reference a 500 gives. Inside it, the second refuses with 400 any
  * request carrying a method-override header ({@code X-HTTP-Method-Override} and the like): Javalin would route such a
- * request by the header rather than by its request line, past a proxy that filters by method. Because they wrap the
- * server's handler, call {@code mount} after replacing it, if you do. Nothing else is global: no exception or error
- * handler, no request log, no connection settings.
+ * request by the header rather than by its request line, past a proxy that filters by method. With
+ * {@link #withTracing}, a third Jetty handler, between the two, gives every request on every path a server span, named
+ * by its route through a Javalin request logger. Because they wrap the server's handler, call {@code mount} after
+ * replacing it, if you do. Nothing else is global: no exception or error handler, no access log, no connection
+ * settings.
  *
  * <p>What only {@link PlantStoreServer}, the API on a server of its own, adds:
  * <ul>
@@ -251,14 +253,15 @@ public final class PlantStoreApi extends Plugin<Void> {
      * A copy that traces each request with {@code openTelemetry}, the application's own: a server span per request,
      * named by its route ({@code POST /plants}, {@code DELETE /plants/{id}}); under it a span for the store's write,
      * the wait for and the time in its group commit; the outcome ({@code created}, {@code already_stored},
-     * {@code duplicate}, {@code deleted}, {@code absent}, {@code unavailable}, {@code failed}) and the caller's name on
-     * both, never a token. A create or delete whose token is admitted continues the caller's W3C {@code traceparent}
-     * and {@code tracestate} (a malformed one starts a new trace); any other request, refused or needing no token,
-     * starts a trace of its own whatever it sends, so that a caller without a valid token decides no sampling and
-     * puts nothing in the store. The write's trace context is kept with its webhook events, whose deliveries join the
-     * trace. The span's trace and span ids go into the SLF4J MDC ({@value RequestSpans#TRACE_ID_MDC_KEY},
-     * {@value RequestSpans#SPAN_ID_MDC_KEY}) while the request is served. Untraced unless this is called. The health
-     * routes' requests are not traced unless {@link #withHealthTraced} asks.
+     * {@code duplicate}, {@code deleted}, {@code absent}, {@code unavailable}, {@code failed}) on both, and the
+     * caller's name on the server span, never a token. A create or delete whose token is admitted continues the
+     * caller's W3C {@code traceparent} and {@code tracestate} (a malformed one starts a new trace); any other
+     * request, refused or needing no token, starts a trace of its own whatever it sends, so that a caller without a
+     * valid token decides no sampling and puts nothing in the store. The write's trace context is kept with its
+     * webhook events, whose deliveries join the trace. The span's trace and span ids go into the SLF4J MDC
+     * ({@value RequestSpans#TRACE_ID_MDC_KEY}, {@value RequestSpans#SPAN_ID_MDC_KEY}) while the request is served.
+     * Untraced unless this is called. The health routes' requests are not traced unless {@link #withHealthTraced}
+     * asks.
      */
     public PlantStoreApi withTracing(OpenTelemetry openTelemetry) {
         Optional<OpenTelemetry> tracing = Optional.of(openTelemetry);
@@ -306,9 +309,9 @@ public final class PlantStoreApi extends Plugin<Void> {
     }
 
     /**
-     * Adds the API to the application {@code config} builds: its routes and their authentication, and the two Jetty
-     * handlers it needs around the whole server (request ids, the refusal of method overrides). Call once per
-     * application, after replacing the server's handler if you do.
+     * Adds the API to the application {@code config} builds: its routes and their authentication, and the Jetty
+     * handlers it needs around the whole server (request ids, the refusal of method overrides, and with tracing the
+     * server spans). Call once per application, after replacing the server's handler if you do.
      *
      * @throws IllegalStateException when {@code withDocs(true)} asked for the documents and a library they need is
      *                               missing; by default, the documents are left out then, and a line says so
@@ -321,8 +324,9 @@ public final class PlantStoreApi extends Plugin<Void> {
      * As {@link #mount(JavalinConfig)}, with the standalone server's protections against slow, stalled and too many
      * clients, for the whole server: strict HTTP/1.1 parsing, {@code limits} on connections (their number, idle time,
      * the time to send a request's head), a create's body read ahead without a thread at the minimum rate, and 501 for
-     * a transfer coding other than chunked. They apply to every connection and route of the application, yours
-     * included: call this instead of the other {@code mount} only when your server has no such settings of its own.
+     * a transfer coding other than chunked (answered before the request is given its id). They apply to every
+     * connection and route of the application, yours included: call this instead of the other {@code mount} only when
+     * your server has no such settings of its own.
      *
      * @throws IllegalStateException when {@code withDocs(true)} asked for the documents and a library they need is
      *                               missing

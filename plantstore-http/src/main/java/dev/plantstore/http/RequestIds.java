@@ -12,8 +12,9 @@ import org.slf4j.MDC;
  * Gives every request an id: the client's {@code X-Request-Id} when it is sane (see {@link #acceptOrGenerate}), else
  * a new one. The id goes back on
  * the response and into the SLF4J MDC under {@value #MDC_KEY} while the request is served, so every log line written
- * for the request (the access line, a 500's detail) can carry it. A Jetty handler rather than a Javalin
- * before-handler, so that it wraps the whole exchange, error responses and the request log included.
+ * for the request (a 500's detail) can carry it. A Jetty handler rather than a Javalin before-handler, so that it
+ * wraps the whole exchange, error responses included; the access line, written once this handler has returned, takes
+ * the id from the response's header.
  */
 final class RequestIds extends Handler.Wrapper {
 
