@@ -202,8 +202,10 @@ public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
         } catch (ParseException e) {
             return Verification.invalid(Reason.MALFORMED);
         } catch (BadJOSEException | JOSEException e) {
-            // Each check of ours notes why it refused; what is left is the signature's.
-            return check.outcome.orElse(Verification.invalid(Reason.SIGNATURE));
+            // Each check of ours notes why it refused; the processor reads the claims before the signature, and a
+            // claim of the wrong type fails that reading; what is left is the signature's.
+            return check.outcome.orElse(Verification.invalid(
+                    e.getCause() instanceof ParseException ? Reason.MALFORMED : Reason.SIGNATURE));
         }
     }
 

@@ -286,6 +286,14 @@ class OidcTokenVerifierTest {
     }
 
     @Test
+    void aSignedTokenWithAClaimOfTheWrongTypeIsMalformed() {
+        assertRefused(Reason.MALFORMED, verifier.verify(provider.sign(provider.header().build(),
+                provider.claims("a").claim("exp", "soon").build())), "exp as a string");
+        assertRefused(Reason.MALFORMED, verifier.verify(provider.sign(provider.header().build(),
+                provider.claims("a").claim("nbf", "later").build())), "nbf as a string");
+    }
+
+    @Test
     void whatIsNotAJwtAtAllIsRefusedAsSuch() {
         for (String token : List.of("", "abc", "...", "a.b.c.d", "static-token_1")) {
             assertRefused(Reason.NOT_A_JWT, verifier.verify(token), token);
