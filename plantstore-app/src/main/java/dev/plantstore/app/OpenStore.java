@@ -196,11 +196,7 @@ final class OpenStore {
         }
     }
 
-    /**
-     * SQLite opens a file, reads its schema and sets its pragmas for every new connection; the store takes one per
-     * batch, so the pool keeps them open. Two: the writer's, and one for a read or a health check beside it; and a
-     * third for the webhook deliveries when there are any.
-     */
+    /** The PostgreSQL pool of {@code size} connections: the writer's batches, reads, health checks and deliveries. */
     static HikariDataSource postgresPool(StoreSpec.Postgres spec, Options.Secrets secrets, int size) {
         return new HikariDataSource(postgresConfig(spec, secrets, size));
     }

@@ -246,7 +246,10 @@ final class Options {
         return action;
     }
 
-    /** Each value parsed in the table's order, so that the first bad one is the one refused. */
+    /**
+     * The options that go together checked first; then each value parsed in the table's order, so that the first bad
+     * one is the one refused.
+     */
     private static Options from(Map<String, Given> given, Optional<Action> action) throws UsageException {
         if (action.isEmpty() && OIDC_ISSUER.valueIn(given).isPresent() != OIDC_AUDIENCE.valueIn(given).isPresent()) {
             throw new UsageException("--oidc-issuer and --oidc-audience go together: a token is accepted only for "

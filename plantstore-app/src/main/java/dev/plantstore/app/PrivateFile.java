@@ -27,9 +27,10 @@ import java.util.Set;
  * it says, and only if it is a regular file of at most {@link #MAX_BYTES}. Everything is checked from its attributes
  * before the file is opened: opening a FIFO for reading waits for a writer, for ever, and a device may never end.
  *
- * <p>Checked, each as it is on disk ({@code lstat}): every symbolic link on the way to the file (owned by this server's
- * user or root; a link has no mode of its own), the file it leads to (a regular file, owned so, readable and writable
- * by its owner only, at most {@link #MAX_BYTES}), and the directory of each (owned so, and writable by no other user
+ * <p>Checked, each as it is on disk ({@code lstat}): every symbolic link the file's name leads through, one after the
+ * other (owned by this server's user or root; a link has no mode of its own), the file it leads to (a regular file,
+ * owned so, readable and writable by its owner only, at most {@link #MAX_BYTES}), and the directory of each, as its
+ * real path, so a link among the directories is checked where it leads (owned so, and writable by no other user
  * unless it has the sticky bit, as {@code /tmp} and Kubernetes' secret volumes have, where only an entry's owner may
  * rename or remove it). A directory others may list is fine: the file's own mode keeps its contents private.
  */

@@ -10,11 +10,12 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The static tokens, read again when the tokens file changes, so that a token is added, renamed or revoked without a
- * restart. The file is looked at every {@link #CHECK_EVERY}: the identity, modification time, size, mode and owner of
- * each path a read checks ({@link PrivateFile}: the file, the links on the way, their directories) and the file's
- * contents, which change when it is edited in place, replaced by a rename (as editors and configuration tools save),
- * swapped under a symbolic link (as Kubernetes updates a mounted secret), or has its permissions or owner fixed. A
- * look opens nothing but a regular file of at most {@link PrivateFile#MAX_BYTES}, and reads that in blocks.
+ * restart. The file is looked at every {@link #CHECK_EVERY}: the identity, mode and owner of each path a read checks
+ * ({@link PrivateFile}: the file, the links on the way, their directories), the modification time and size of the
+ * file and its links, and the file's contents, which change when it is edited in place, replaced by a rename (as
+ * editors and configuration tools save), swapped under a symbolic link (as Kubernetes updates a mounted secret), or
+ * has its permissions or owner fixed. A look opens nothing but a regular file of at most
+ * {@link PrivateFile#MAX_BYTES}, and reads that in blocks.
  *
  * <p>A changed file is read only once it is stable: two looks in a row, {@link #CHECK_EVERY} apart, must find it the
  * same in all of these, contents included. A file still being written (a line at a time, or a byte at a time) is

@@ -56,7 +56,10 @@ public interface PlantStore extends AutoCloseable {
         return true;
     }
 
-    /** Releases what the store holds (threads, connections). Operations after {@code close} fail. */
+    /**
+     * Releases what the store holds (threads, connections). A database store's operations after {@code close} fail;
+     * the memory store holds nothing to release and keeps working.
+     */
     @Override
     default void close() {
     }

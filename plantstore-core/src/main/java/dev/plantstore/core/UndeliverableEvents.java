@@ -29,7 +29,7 @@ public final class UndeliverableEvents {
      *
      * @param id         its {@code webhook-id}, the same when it is sent again
      * @param receiver   the receiver as the outbox files it: scheme, host, port and path of its URL
-     * @param recordedAt when the write it reports committed
+     * @param recordedAt when the write it reports was recorded: as its batch began, a moment before the commit
      * @param attempts   how many attempts failed
      */
     public record Event(String id, String receiver, String type, long plantId, Instant recordedAt, int attempts) {

@@ -19,7 +19,10 @@ public interface WebhookListener {
         DELIVERED,
         /** Any other answer, no answer in time, or no connection: the event will be tried again. */
         FAILED,
-        /** It failed, and the event was older than the retry period: it is kept, and not tried again. */
+        /**
+         * It failed, and the event was older than the retry period: it is not tried again; a database store keeps it
+         * for an operator, the memory store drops it.
+         */
         UNDELIVERABLE
     }
 

@@ -27,7 +27,7 @@ import java.util.Objects;
  */
 public final class Webhooks {
 
-    /** How long an event is retried before it is kept as undeliverable. */
+    /** How long an event is retried before it is given up on as undeliverable. */
     public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofHours(72);
 
     private final List<URI> receivers;
@@ -75,7 +75,7 @@ public final class Webhooks {
     }
 
     /**
-     * The same webhooks, retrying an event for {@code period} after its write (at least a minute) before keeping it
+     * The same webhooks, retrying an event for {@code period} after its write (at least a minute) before giving it up
      * as undeliverable.
      */
     public Webhooks withRetryPeriod(Duration period) {

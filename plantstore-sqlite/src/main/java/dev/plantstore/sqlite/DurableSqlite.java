@@ -22,7 +22,7 @@ public final class DurableSqlite {
      * {@value #WAL_SIZE_LIMIT_BYTES} bytes, about what the automatic checkpoint lets it grow to, so it never keeps
      * more of the disk than that for long. A transaction takes the write lock when it begins
      * (IMMEDIATE): one that read first and wrote later would fail at once, without waiting, if another connection (the
-     * webhook delivery updating its outbox) had committed in between.
+     * {@code webhooks redeliver} command's, say) had committed in between.
      */
     public static SQLiteDataSource dataSource(Path file) {
         var config = new SQLiteConfig();

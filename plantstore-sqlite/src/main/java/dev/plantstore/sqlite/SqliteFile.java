@@ -31,8 +31,8 @@ public final class SqliteFile implements DataSource, AutoCloseable {
     static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(2);
 
     /**
-     * Connections kept: the store's writer and a reader, and one for the webhook delivery, which updates the events
-     * while the writer records more.
+     * Connections kept: the store's writer and a reader, and one for the webhook delivery's reads (its backlog
+     * counts) beside them; the delivery's writes to the outbox run on the writer's.
      */
     private static final int CONNECTIONS = 3;
 
