@@ -15,6 +15,7 @@ import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import dev.plantstore.core.Verification;
 import dev.plantstore.core.Verification.Reason;
+import dev.plantstore.testkit.CapturedLog;
 import dev.plantstore.testkit.IdentityProvider;
 import dev.plantstore.testkit.MisbehavingIdentityProvider;
 import dev.plantstore.testkit.MisbehavingIdentityProvider.KeySetAnswer;
@@ -32,11 +33,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -447,23 +444,7 @@ class OidcTokenVerifierTest {
      */
     @Test
     void aKeySetHundredsOfMiBLongIsRefusedForItsSizeAtTheCostOfAFewMiB() throws InterruptedException {
-        List<LogRecord> logged = new CopyOnWriteArrayList<>();
-        Logger keysLog = Logger.getLogger(IssuerKeys.class.getName());
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord line) {
-                logged.add(line);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        keysLog.addHandler(capture);
+        var keysLog = CapturedLog.of(IssuerKeys.class.getName());
         try (var huge = MisbehavingIdentityProvider.start();
              var waiting = verifierOf(huge.issuer(), Clock.systemUTC())) {
             huge.answerKeySet(KeySetAnswer.ENDLESS);
@@ -475,11 +456,10 @@ class OidcTokenVerifierTest {
             long allocated = allocatedBytes() - allocatedBefore;
             assertTrue(allocated < 32 << 20, "the verifier allocated " + (allocated >> 20) + " MiB to refuse a key set "
                     + "at 1 MiB; the provider sent " + (huge.keySetBytesSent() >> 20) + " MiB");
-            String failing = logged.stream().map(LogRecord::getMessage)
-                    .filter(line -> line.contains("cannot be fetched")).findFirst().orElseThrow();
+            String failing = keysLog.messagesWith("cannot be fetched").stream().findFirst().orElseThrow();
             assertTrue(failing.contains("(" + huge.issuer() + "/keys sent more than 1048576 bytes)"), failing);
         } finally {
-            keysLog.removeHandler(capture);
+            keysLog.close();
         }
     }
 
