@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A webhook receiver for benchmark runs: {@code java -cp bench.jar dev.plantstore.bench.WebhookSink PORT} answers
  * every event at once (204 unless told otherwise), so that a run measures the server's cost of recording and sending
- * events, not a slow receiver. It records each event's arrival and its lag behind the commit (the body's
+ * events, not a slow receiver. It records each event's arrival and its lag behind the write (the body's
  * {@code timestamp}), and a script steers and reads it while it runs:
  * <ul>
  *   <li>{@code GET /stats[?part=N]}: the counts, lag percentiles and drain rates of {@link ReceivedEvents} as JSON;
@@ -93,17 +93,17 @@ public final class WebhookSink {
             return;
         }
         String id = exchange.getRequestHeaders().getFirst("webhook-id");
-        Optional<Instant> committed = committedAt(new String(body, StandardCharsets.UTF_8));
-        if (id == null || committed.isEmpty()) {
+        Optional<Instant> written = writtenAt(new String(body, StandardCharsets.UTF_8));
+        if (id == null || written.isEmpty()) {
             respond(exchange, 400, "{\"error\":\"a webhook-id header and a body with a timestamp are required\"}");
             return;
         }
-        received.accept(id, arrivalMicros, arrivalMicros / 1000 - committed.get().toEpochMilli());
+        received.accept(id, arrivalMicros, arrivalMicros / 1000 - written.get().toEpochMilli());
         respond(exchange, answer, null);
     }
 
     /** The body's {@code timestamp}, the write's time; the body is the server's, so no JSON parser is needed. */
-    static Optional<Instant> committedAt(String body) {
+    static Optional<Instant> writtenAt(String body) {
         int start = body.indexOf(TIMESTAMP_FIELD);
         int end = start < 0 ? -1 : body.indexOf('"', start + TIMESTAMP_FIELD.length());
         if (end < 0) {

@@ -41,8 +41,8 @@ class WebhookSinkTest {
         return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static String created(Instant committed) {
-        return "{\"type\":\"plant.created\",\"timestamp\":\"" + committed + "\",\"data\":{\"id\":1,\"name\":\"A\"}}";
+    private static String created(Instant written) {
+        return "{\"type\":\"plant.created\",\"timestamp\":\"" + written + "\",\"data\":{\"id\":1,\"name\":\"A\"}}";
     }
 
     @Test

@@ -8,9 +8,8 @@ import io.javalin.http.Handler;
 /**
  * Wraps a handler so that any exception it throws becomes an Error body: an {@link ApiProblem} as itself, the store
  * unavailable as a 503, anything else as a 500 whose detail goes only to the log, under the request's id, which the
- * client is given as the reference. Doing
- * this per handler rather than with Javalin's global exception mappers keeps an embedding application's own error
- * handling untouched.
+ * client is given as the reference. Doing this per handler rather than with Javalin's global exception mappers keeps
+ * an embedding application's own error handling untouched.
  */
 final class GuardedHandler implements Handler {
 

@@ -17,8 +17,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * Closes a connection whose request line and headers are not complete {@code timeout} after the server first saw
  * them under way. The idle time-out alone does not end a client that sends one header byte now and then, and Jetty 12
  * has no deadline for a whole request head (its minimum data rate applies to bodies only), so this looks at every
- * open connection's parser every quarter of the time-out, but at most every second and at least every 10 ms (ten
- * looks in the default 10 s). A look costs a pass over the open connections, at most {@code maxConnections}:
+ * open connection's parser every quarter of the time-out, yet at least once a second and at most once every 10 ms
+ * (ten looks in the default 10 s). A look costs a pass over the open connections, at most {@code maxConnections}:
  * nothing per request.
  *
  * <p>It reads the state of Jetty's HTTP/1.1 connection ({@code HttpConnection} and its parser), which Jetty keeps in
