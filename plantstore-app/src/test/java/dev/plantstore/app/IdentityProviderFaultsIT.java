@@ -112,7 +112,7 @@ class IdentityProviderFaultsIT {
             }
             provider.answerKeySet(KeySetAnswer.PROMPT);
             String token = tokens.get(0);
-            assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(500),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(500),
                     () -> create(jar, token).statusCode() == 200), "accepted once the key set comes whole");
         }
     }
@@ -128,7 +128,7 @@ class IdentityProviderFaultsIT {
             provider.rotateKey(false);
             String ofNewKey = provider.clientCredentialsToken("inventory-service", "plants:create");
             List<Integer> refused = new ArrayList<>();
-            assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(100), () -> {
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(100), () -> {
                 var response = create(jar, ofNewKey);
                 if (response.statusCode() == 200) {
                     return true;
@@ -158,7 +158,7 @@ class IdentityProviderFaultsIT {
                 assertRetryLater(create(jar, token));
             }
             provider.nameOwnKeySet();
-            assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(500),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(500),
                     () -> create(jar, token).statusCode() == 200), "accepted once the metadata is corrected");
             output = jar.stopAndCollectOutput();
         }

@@ -106,7 +106,7 @@ class IdentityProviderIT {
             assertEquals(200, create(jar.uri("/plants"), STATIC_TOKEN, 2).statusCode(), "static tokens still work");
 
             provider.startServer();
-            assertTrue(dev.plantstore.testkit.Poll.until(java.time.Duration.ofSeconds(30),
+            assertTrue(dev.plantstore.testkit.Poll.until(dev.plantstore.testkit.Poll.PATIENCE,
                     java.time.Duration.ofMillis(200), () -> create(jar.uri("/plants"), token, 1).statusCode() == 200),
                     "accepted once the provider is up and the fetch interval has passed");
         }

@@ -119,7 +119,7 @@ class JarIT {
                 assertTrue(response.startsWith("HTTP/1.1 200 "), response);
                 assertTrue(response.endsWith("{\"name\":\"Slow Fern\"}"), response);
             }
-            assertTrue(jar.process().waitFor(15, TimeUnit.SECONDS), "exits within the stop timeout");
+            assertTrue(jar.process().waitFor(RunningJar.STOP_LIMIT.toSeconds(), TimeUnit.SECONDS), "exits");
             assertEquals(0, jar.process().exitValue());
             assertTrue(jar.outputSoFar().contains("plantstore stopped"), jar.outputSoFar());
         }
@@ -127,7 +127,7 @@ class JarIT {
 
     /** Waits until a new connection to the port is refused: the server stopped accepting. */
     private static void awaitRefused(int port) throws Exception {
-        assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20), () -> refuses(port)),
+        assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(20), () -> refuses(port)),
                 "new connections are still accepted");
     }
 

@@ -171,7 +171,7 @@ class LoadSoakIT {
      * A leak never gets there, and fails the later bound.
      */
     private static void awaitConnectionsClosed(long pid, long idle) throws IOException, InterruptedException {
-        Poll.until(Duration.ofSeconds(15), Duration.ofMillis(50), () -> fileDescriptors(pid) <= idle + 8);
+        Poll.until(Poll.PATIENCE, Duration.ofMillis(50), () -> fileDescriptors(pid) <= idle + 8);
     }
 
     private static long fileDescriptors(long pid) throws IOException {

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -233,6 +234,7 @@ class OperabilityIT {
     }
 
     @Test
+    @Tag("alone")
     void sigtermTurnsReadinessDownAndKeepsServingForTheDrainPeriodThenStops() throws Exception {
         try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory",
                 "--management-port", "0", "--drain-seconds", "3")) {
@@ -247,7 +249,8 @@ class OperabilityIT {
             assertEquals(503, get(managementReady).statusCode(), "and the management port's");
             assertEquals(200, get(jar.uri("/health/live")).statusCode(), "still live");
             assertEquals(200, create(jar, 7).statusCode(), "still serving while draining");
-            assertTrue(jar.process().waitFor(15, TimeUnit.SECONDS), "stops after the drain");
+            assertTrue(jar.process().waitFor(RunningJar.STOP_LIMIT.toSeconds(), TimeUnit.SECONDS),
+                    "stops after the drain");
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - signalled);
             assertTrue(tookMillis >= 3_000, "stopped only after the drain period: " + tookMillis + " ms");
             assertEquals(0, jar.process().exitValue());
@@ -261,7 +264,8 @@ class OperabilityIT {
                 "--drain-seconds", "2")) {
             long signalled = System.nanoTime();
             jar.interrupt();
-            assertTrue(jar.process().waitFor(15, TimeUnit.SECONDS), "stops after the drain");
+            assertTrue(jar.process().waitFor(RunningJar.STOP_LIMIT.toSeconds(), TimeUnit.SECONDS),
+                    "stops after the drain");
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - signalled);
             assertTrue(tookMillis >= 2_000, "stopped only after the drain period: " + tookMillis + " ms");
             assertEquals(0, jar.process().exitValue(), jar.outputSoFar());
@@ -274,11 +278,12 @@ class OperabilityIT {
         try (var jar = RunningJar.startAsAtATerminal(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "memory",
                 "--drain-seconds", "60")) {
             jar.interrupt();
-            assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(10),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(10),
                     () -> jar.outputSoFar().contains("plantstore draining")), jar.outputSoFar());
             long second = System.nanoTime();
             jar.interrupt();
-            assertTrue(jar.process().waitFor(5, TimeUnit.SECONDS), "stops at once, not after the 60 s drain");
+            // Half the drain: as far from a stop at once as from one that drained, whatever the machine's pace.
+            assertTrue(jar.process().waitFor(30, TimeUnit.SECONDS), "stops at once, not after the 60 s drain");
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - second);
             assertEquals(130, jar.process().exitValue(), jar.outputSoFar());
             assertTrue(jar.outputSoFar().contains("plantstore stopped at once (second interrupt)"),

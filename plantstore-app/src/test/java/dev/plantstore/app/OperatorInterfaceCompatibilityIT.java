@@ -182,10 +182,10 @@ class OperatorInterfaceCompatibilityIT {
                         PlantRequests.plantJson(1, "Monstera", "aroid"))));
                 assertEquals(204, send(PlantRequests.delete(running.uri("/plants/1"), TOKEN)));
                 assertEquals(401, send(PlantRequests.delete(running.uri("/plants/1"), "not-" + TOKEN)));
-                assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(50),
+                assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(50),
                         () -> receiver.acceptedCount() == 2), "both events delivered: " + receiver.received());
                 closeOneConnection(running.port());
-                assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(50),
+                assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(50),
                         () -> running.metrics().contains(CONNECTION_TIMER)), CONNECTION_TIMER + " after a close");
                 metrics = running.metrics();
                 log = running.stopAndCollectOutput();

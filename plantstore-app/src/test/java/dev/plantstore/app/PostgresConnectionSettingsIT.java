@@ -54,7 +54,7 @@ class PostgresConnectionSettingsIT {
         String store = postgres.schemaUrl() + "&ApplicationName=" + application;
         try (var jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN, "PLANTSTORE_DB_POOL_SIZE", "3"),
                 "--store", store)) {
-            assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(50), () -> connections(application) == 3),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(50), () -> connections(application) == 3),
                     "the server came to hold 3 connections");
             List<CompletableFuture<HttpResponse<Void>>> creates = new ArrayList<>();
             for (long id = 1; id <= 200; id++) {

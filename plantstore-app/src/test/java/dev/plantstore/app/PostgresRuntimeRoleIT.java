@@ -111,7 +111,7 @@ class PostgresRuntimeRoleIT {
                             .statusCode());
                     assertEquals(204, HTTP.send(PlantRequests.delete(jar.uri("/plants/" + id), TOKEN).build(),
                             HttpResponse.BodyHandlers.discarding()).statusCode());
-                    assertTrue(Poll.until(Duration.ofSeconds(15), Duration.ofMillis(50),
+                    assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(50),
                             () -> receiver.acceptedCount() == 2 * id), () -> "delivered " + receiver.accepted());
                 }
             }

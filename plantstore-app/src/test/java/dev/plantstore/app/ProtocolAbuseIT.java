@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Hostile and broken clients over raw sockets against the real jar. Each gets a 4xx or a closed connection within a
  * bounded time, and the server keeps answering everyone else meanwhile.
  */
+@Tag("alone")
 class ProtocolAbuseIT {
 
     private static final String TOKEN = "abuse-test-token";
@@ -87,7 +89,7 @@ class ProtocolAbuseIT {
             var id = java.util.regex.Pattern.compile("\r\nX-Request-Id: (\\S+)\r\n").matcher(response);
             assertTrue(id.find(), response);
             String accessLine = "[" + id.group(1) + "] access - 127.0.0.1 DELETE " + path + " 400 ";
-            assertTrue(Poll.until(Duration.ofSeconds(5), Duration.ofMillis(20),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(20),
                     () -> jar.outputSoFar().contains(accessLine)), accessLine + " in:\n" + jar.outputSoFar());
         }
     }

@@ -38,7 +38,22 @@ final class RunningJar implements AutoCloseable {
     private static final Pattern MANAGEMENT =
             Pattern.compile("plantstore management on (https?)://127\\.0\\.0\\.1:(\\d+)");
     private static final Pattern GENERATED_TOKEN = Pattern.compile("(?m)^  ([A-Za-z0-9_-]{43})$");
-    private static final Duration STOP_LIMIT = Duration.ofSeconds(15);
+    /**
+     * Catches a jar that never gets ready, not a slow one: a start takes 1 to 3 s here when idle, and up to ten times
+     * that on a day when two suites and a load share the two cores.
+     */
+    private static final Duration START_LIMIT = Duration.ofSeconds(120);
+    /**
+     * Catches a stop that hangs: the server's own stop gives up after 10 s and says so in its exit code, which the
+     * tests of a clean stop check; this only keeps a hung JVM from holding the suite.
+     */
+    static final Duration STOP_LIMIT = Duration.ofSeconds(60);
+    /**
+     * Catches a command that hangs, for the commands whose work is small (a version, a refusal, a backup or a
+     * migration of a few plants: under 3 s here when idle). A command whose work grows with its input passes a limit
+     * derived from that work.
+     */
+    private static final Duration COMMAND_LIMIT = Duration.ofSeconds(120);
     private static final List<String> AS_NOBODY =
             List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--");
 
@@ -111,7 +126,7 @@ final class RunningJar implements AutoCloseable {
     static Completed runToCompletionAsNobody(Path workDir, Map<String, String> env, String... args) throws Exception {
         var builder = processBuilder(AS_NOBODY, jarForNobody(workDir), workDir, args);
         builder.environment().putAll(env);
-        return runToCompletion(builder);
+        return runToCompletion(builder, COMMAND_LIMIT);
     }
 
     /**
@@ -141,7 +156,7 @@ final class RunningJar implements AutoCloseable {
         builder.environment().putAll(env);
         var process = JarProcess.start(builder, Files.createTempFile(workDir, "jar", ".log"));
         try {
-            int port = process.awaitReady(Duration.ofSeconds(30), Duration.ofMillis(20), () -> {
+            int port = process.awaitReady(START_LIMIT, Duration.ofMillis(20), () -> {
                 Matcher listening = LISTENING.matcher(process.output());
                 return listening.find() ? Optional.of(Integer.parseInt(listening.group(2))) : Optional.empty();
             });
@@ -166,21 +181,26 @@ final class RunningJar implements AutoCloseable {
     }
 
     static Completed runToCompletion(Path workDir, String... args) throws Exception {
-        return runToCompletion(processBuilder(workDir, args));
+        return runToCompletion(processBuilder(workDir, args), COMMAND_LIMIT);
+    }
+
+    /** As {@link #runToCompletion(Path, String...)}, given up on after {@code limit}, for a command of long work. */
+    static Completed runToCompletion(Duration limit, Path workDir, String... args) throws Exception {
+        return runToCompletion(processBuilder(workDir, args), limit);
     }
 
     /** As {@link #runToCompletion(Path, String...)}, from {@code jar} rather than the built one. */
     static Completed runJarToCompletion(Path jar, Path workDir, String... args) throws Exception {
-        return runToCompletion(processBuilder(List.of(), jar, workDir, args));
+        return runToCompletion(processBuilder(List.of(), jar, workDir, args), COMMAND_LIMIT);
     }
 
     static Completed runToCompletion(Path workDir, Map<String, String> env, String... args) throws Exception {
         var builder = processBuilder(workDir, args);
         builder.environment().putAll(env);
-        return runToCompletion(builder);
+        return runToCompletion(builder, COMMAND_LIMIT);
     }
 
-    private static Completed runToCompletion(ProcessBuilder builder) throws Exception {
+    private static Completed runToCompletion(ProcessBuilder builder, Duration limit) throws Exception {
         Process process = builder.start();
         var stdout = new StringBuffer();
         var stderr = new StringBuffer();
@@ -188,11 +208,11 @@ final class RunningJar implements AutoCloseable {
         Thread err = new Thread(() -> copy(process.getErrorStream(), stderr));
         out.start();
         err.start();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor();
             out.join();
             err.join();
-            fail("the process did not end within 30 s; it printed " + stdout + stderr);
+            fail("the process did not end within " + limit.toSeconds() + " s; it printed " + stdout + stderr);
         }
         out.join();
         err.join();
@@ -265,7 +285,7 @@ final class RunningJar implements AutoCloseable {
 
     /** SIGTERM, wait for exit, and everything the process printed. */
     String stopAndCollectOutput() throws InterruptedException {
-        assertTrue(jar.stop(STOP_LIMIT), "stops within 15 s");
+        assertTrue(jar.stop(STOP_LIMIT), "stops within " + STOP_LIMIT.toSeconds() + " s");
         return outputSoFar();
     }
 

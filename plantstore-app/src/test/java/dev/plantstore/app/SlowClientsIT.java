@@ -21,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * them than Jetty has request threads (about 250), all with a valid token. Everyone else is still answered at once,
  * and the tricklers are cut off by the minimum body rate.
  */
+@Tag("alone")
 class SlowClientsIT {
 
     private static final String TOKEN = "slow-clients-token";

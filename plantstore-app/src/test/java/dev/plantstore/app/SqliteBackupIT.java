@@ -63,7 +63,7 @@ class SqliteBackupIT {
                     return null;
                 }));
             }
-            assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(10), () -> acknowledged.size() >= 500),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(10), () -> acknowledged.size() >= 500),
                     "the clients created 500 plants");
             Set<Long> beforeTheCopy = new HashSet<>(acknowledged);
             RunningJar.Completed copied = RunningJar.runToCompletion(dir, "backup", backup.toString(),

@@ -46,12 +46,13 @@ class StopDuringStartupIT {
             try (JarProcess jar = RunningJar.launch(dir, Map.of("PLANTSTORE_TOKENS", "stop-token",
                             "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9", "PLANTSTORE_MANAGEMENT_PORT", "0"),
                     "--store", "jdbc:postgresql://127.0.0.1:" + silentDatabase.getLocalPort() + "/plants?user=u")) {
-                assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(20), () -> !connections.isEmpty()),
+                assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(20), () -> !connections.isEmpty()),
                         () -> "the server never reached the database: " + jar.output());
 
                 jar.process().destroy();
 
-                assertTrue(jar.process().waitFor(20, TimeUnit.SECONDS), () -> "still running: " + jar.output());
+                assertTrue(jar.process().waitFor(RunningJar.STOP_LIMIT.toSeconds(), TimeUnit.SECONDS),
+                        () -> "still running: " + jar.output());
                 String output = jar.output();
                 assertEquals(0, jar.process().exitValue(), output);
                 assertTrue(output.endsWith("plantstore stopped during start-up\n"), output);

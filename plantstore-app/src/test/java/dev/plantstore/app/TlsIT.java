@@ -150,11 +150,11 @@ class TlsIT {
             HttpResponse<String> ready = client.send(HttpRequest.newBuilder(jar.uri("/health/ready")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(HttpClient.Version.HTTP_2, ready.version());
-            long start = System.nanoTime();
             String output = jar.stopAndCollectOutput();
-            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            // A stop that waited for the client would run into the server's stop time-out and exit 1 without this
+            // line: what a client of the stop sees, with no bound on this machine's pace.
+            assertEquals(0, jar.process().exitValue(), output);
             assertTrue(output.contains("plantstore stopped"), output);
-            assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "stopped in " + took + "\n" + output);
         }
     }
 
@@ -230,19 +230,17 @@ class TlsIT {
             assertEquals(BigInteger.valueOf(1001), pki.servedSerial(jar.port()));
             var load = new CreateLoad(pki.clientContext(), jar.uri("/plants"), 4);
             load.start();
-            assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20), () -> load.succeeded() > 50),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(20), () -> load.succeeded() > 50),
                     "creates run: " + load.failures());
             mountVersion(secret, "..v2", renewed);
-            long swapped = System.nanoTime();
-            assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(100),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(100),
                     () -> pki.servedSerial(jar.port()).equals(BigInteger.valueOf(2002))),
-                    "the renewed certificate within 10 s:\n" + jar.outputSoFar());
+                    "the renewed certificate is served:\n" + jar.outputSoFar());
             long succeededAtSwap = load.succeeded();
-            assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(20),
                     () -> load.succeeded() > succeededAtSwap + 50), "creates go on");
             load.stop();
             assertEquals(List.of(), load.failures(), "no request failed across the renewal");
-            assertTrue(System.nanoTime() - swapped < Duration.ofSeconds(30).toNanos());
 
             // A pair that does not match, then a key cut short: each refused in one line, the renewed pair kept.
             TestPki.Pair mismatched = new TestPki.Pair(pki.issue("third", 3003, 30).cert(), pair.key());
@@ -253,7 +251,7 @@ class TlsIT {
             for (TestPki.Pair bad : List.of(mismatched, new TestPki.Pair(renewed.cert(), cut))) {
                 int refusalsBefore = refusals(jar.outputSoFar());
                 mountVersion(secret, "..v" + version++, bad);
-                assertTrue(Poll.until(Duration.ofSeconds(15), Duration.ofMillis(100),
+                assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(100),
                         () -> refusals(jar.outputSoFar()) == refusalsBefore + 1), jar.outputSoFar());
                 assertEquals(BigInteger.valueOf(2002), pki.servedSerial(jar.port()), jar.outputSoFar());
             }
@@ -279,7 +277,7 @@ class TlsIT {
             // The access log is written in order, after each exchange: once the second trusted request's line is
             // there, a line for either refused one would be before it.
             curl("--cert", client.cert().toString(), "--key", client.key().toString(), ready);
-            assertTrue(Poll.until(Duration.ofSeconds(10), Duration.ofMillis(20),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(20),
                     () -> accessLines(jar.outputSoFar()) >= 2), jar.outputSoFar());
             assertEquals(2, accessLines(jar.outputSoFar()), "only the trusted client's requests reached a handler:\n"
                     + jar.outputSoFar());

@@ -64,13 +64,13 @@ class TokensFileReloadIT {
             Files.move(replacement, tokens, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             String refusal = "tokens file " + tokens + " changed but is refused (tokens file " + tokens + " " + reason
                     + ")";
-            assertTrue(Poll.until(Duration.ofSeconds(15), Duration.ofMillis(100),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(100),
                     () -> jar.outputSoFar().contains(refusal)), () -> "no refusal logged:\n" + jar.outputSoFar());
             assertEquals(404, deleteStatus(jar, OLD_TOKEN), "the tokens read before stay in use");
 
             Files.move(privateFile("tokens.valid", NEW_TOKEN + "\n"), tokens, StandardCopyOption.REPLACE_EXISTING,
                     StandardCopyOption.ATOMIC_MOVE);
-            assertTrue(Poll.until(Duration.ofSeconds(15), Duration.ofMillis(200),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(200),
                     () -> deleteStatus(jar, NEW_TOKEN) == 404), () -> "the new token is not accepted:\n"
                     + jar.outputSoFar());
             assertEquals(401, deleteStatus(jar, OLD_TOKEN), "the revoked token is refused");

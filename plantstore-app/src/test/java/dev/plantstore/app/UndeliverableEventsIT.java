@@ -91,7 +91,7 @@ class UndeliverableEventsIT {
                         PlantRequests.plantJson(id, "Plant " + id)).build(), HttpResponse.BodyHandlers.discarding())
                         .statusCode());
             }
-            assertTrue(Poll.until(Duration.ofSeconds(15), Duration.ofMillis(50), () -> !receiver.received().isEmpty()),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(50), () -> !receiver.received().isEmpty()),
                     "the failing receiver was tried");
             // 72 hours of failures, arranged: the events are what the server keeps once it has given up on them.
             try (Connection connection = database.open(); Statement statement = connection.createStatement()) {
@@ -120,7 +120,7 @@ class UndeliverableEventsIT {
             assertTrue(redelivered.stdout().contains(EVENTS + " undeliverable events of " + receiver.url()
                     + " pending again"), "the receiver named as the logs show it: " + redelivered.stdout());
 
-            assertTrue(Poll.until(Duration.ofSeconds(30), Duration.ofMillis(50),
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(50),
                     () -> receiver.acceptedCount() >= EVENTS), () -> "accepted " + receiver.accepted());
             var deliveredIds = new TreeSet<String>();
             receiver.accepted().stream().map(Received::id).forEach(deliveredIds::add);

@@ -232,7 +232,7 @@ class WebhookPaceIT {
         receiver.answer(204);
         receiver.delay(200);
         try (var sending = RunningJar.start(dir, env(List.of(receiver)), store)) {
-            assertTrue(Poll.until(Duration.ofSeconds(30), LOOK, () -> receiver.acceptedCount() >= events),
+            assertTrue(Poll.until(Poll.PATIENCE, LOOK, () -> receiver.acceptedCount() >= events),
                     () -> receiver.acceptedCount() + " of " + events + " events arrived: " + sending.outputSoFar());
         }
         List<Received> accepted = receiver.accepted();

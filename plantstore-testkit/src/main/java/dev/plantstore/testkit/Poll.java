@@ -11,6 +11,13 @@ import java.util.Optional;
  */
 public final class Poll {
 
+    /**
+     * How long to wait for something that takes a moment on an idle machine (a log line, a reload, a delivery, a
+     * connection's close): long enough that only a hang runs into it, since these two cores, shared by two suites and
+     * a load, have run the same work four to ten times slower than when idle.
+     */
+    public static final Duration PATIENCE = Duration.ofSeconds(60);
+
     private Poll() {
     }
 
