@@ -79,7 +79,7 @@ class PostgresFaultTest {
     }
 
     private void assertRecovers() throws Exception {
-        assertTrue(Poll.until(Duration.ofSeconds(20), Duration.ofMillis(10), () -> create().statusCode() == 200),
+        assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(10), () -> create().statusCode() == 200),
                 "creates succeed again once the database is back");
         assertEquals(200, health().statusCode());
     }
