@@ -41,6 +41,10 @@ class ArchitectureTest {
     /** An arrow between two packages, named without {@code dev.plantstore.} and with {@code _} for the dots. */
     private static final Pattern DIAGRAM_EDGE = Pattern.compile("(?m)^\\s*(\\w+)\\s*-->\\s*(\\w+)\\s*$");
 
+    /** A method of an operation named in code: as a string, or as Javalin's or Jetty's constant. */
+    private static final Pattern OPERATION_METHOD =
+            Pattern.compile("\"(?:POST|DELETE)\"|\\b(?:HandlerType|HttpMethod)\\.(?:POST|DELETE)\\b");
+
     private static final Map<String, MainClass> CLASSES = readMainClasses();
 
     @Test
@@ -76,6 +80,32 @@ class ArchitectureTest {
             }
         }
         assertEquals(List.of("DaemonThreads.java", "ShutdownHook.java"), makers.stream().sorted().toList());
+    }
+
+    /**
+     * Which method is which operation is declared in the HTTP module's table of operations alone, so that an operation
+     * cannot be routed without the permission, CORS and read-ahead that the table gives it. HttpMetrics names every
+     * method HTTP defines, a label's vocabulary and no operation's.
+     */
+    @Test
+    void theHttpModuleNamesAnOperationsMethodOnlyInItsTableOfOperations() throws IOException {
+        assertEquals(List.of(), filesMatching(OPERATION_METHOD, "http", Set.of("Operations.java", "HttpMetrics.java")),
+                "files of the HTTP module's main code that name POST or DELETE");
+        assertEquals(List.of("Operations.java"), filesMatching(OPERATION_METHOD, "http", Set.of("HttpMetrics.java")),
+                "the check sees the table's own methods");
+    }
+
+    private static List<String> filesMatching(Pattern pattern, String module, Set<String> exempt) throws IOException {
+        try (Stream<Path> files = Files.walk(ROOT.resolve("plantstore-" + module + "/src/main/java"))) {
+            List<String> matching = new ArrayList<>();
+            for (Path file : files.filter(path -> path.toString().endsWith(".java")).sorted().toList()) {
+                String name = file.getFileName().toString();
+                if (!exempt.contains(name) && pattern.matcher(Files.readString(file)).find()) {
+                    matching.add(name);
+                }
+            }
+            return matching;
+        }
     }
 
     @Test

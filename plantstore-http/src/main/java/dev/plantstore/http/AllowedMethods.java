@@ -6,6 +6,7 @@ import io.javalin.config.JavalinConfig;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Routes that own a path: the methods it serves, and a 405 with an {@code Allow} header for every other method, so
@@ -27,10 +28,10 @@ final class AllowedMethods {
         refuseOthers(config, path, List.of(HandlerType.GET, HandlerType.HEAD));
     }
 
-    /** {@code method} with this handler, every other method a 405. */
-    static void only(JavalinConfig config, String path, HandlerType method, Handler handler) {
-        config.routes.addHttpHandler(method, path, handler);
-        refuseOthers(config, path, List.of(method));
+    /** Each method with its handler, every other method a 405. */
+    static void only(JavalinConfig config, String path, Map<HandlerType, Handler> handlers) {
+        handlers.forEach((method, handler) -> config.routes.addHttpHandler(method, path, handler));
+        refuseOthers(config, path, List.copyOf(handlers.keySet()));
     }
 
     private static void refuseOthers(JavalinConfig config, String path, List<HandlerType> allowed) {

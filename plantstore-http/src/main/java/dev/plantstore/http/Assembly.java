@@ -41,16 +41,19 @@ final class Assembly {
     final JavalinConfig config;
     /** Whether the API's documents are served, decided before anything is registered. */
     final boolean docs;
+    /** The API's operations, which its routes, token check, CORS and read-ahead are made from. */
+    final Operations operations;
     /** The Jetty handlers, outermost first. */
     final List<Handler.Wrapper> handlers = new ArrayList<>();
     private final List<Consumer<Server>> serverSettings = new ArrayList<>();
     private final List<Consumer<AbstractConnector>> connectorSettings = new ArrayList<>();
     private BearerAuth auth;
 
-    Assembly(Target target, JavalinConfig config, boolean docs) {
+    Assembly(Target target, JavalinConfig config, boolean docs, Operations operations) {
         this.target = target;
         this.config = config;
         this.docs = docs;
+        this.operations = operations;
     }
 
     ApiSettings api() {
@@ -64,7 +67,7 @@ final class Assembly {
             auth = new BearerAuth(api.verifier(), api.authFailureLimit() == 0
                     ? Optional.empty()
                     : Optional.of(new AuthFailureLimiter(api.authFailureLimit(), System::nanoTime)), api.scopes(),
-                    api.clientAddresses());
+                    api.clientAddresses(), operations);
         }
         return auth;
     }

@@ -6,6 +6,8 @@ import dev.plantstore.http.Exchange.Admitted;
 import dev.plantstore.http.Exchange.Decision;
 import dev.plantstore.http.Exchange.Refused;
 import dev.plantstore.http.Exchange.TokenRefusal;
+import dev.plantstore.http.Operations.Operation;
+import dev.plantstore.http.Operations.Permission;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import java.util.List;
@@ -57,11 +59,10 @@ final class BearerAuth implements Handler {
             }
         }
 
-        Optional<String> requiredFor(String method) {
-            return switch (method) {
-                case "POST" -> Optional.of(create);
-                case "DELETE" -> Optional.of(delete);
-                default -> Optional.empty();
+        String grantedBy(Permission permission) {
+            return switch (permission) {
+                case CREATE -> create;
+                case DELETE -> delete;
             };
         }
     }
@@ -70,13 +71,19 @@ final class BearerAuth implements Handler {
     private final Optional<AuthFailureLimiter> limiter;
     private final Scopes scopes;
     private final ClientAddresses clients;
+    private final Operations operations;
 
-    /** {@code clients} says whom a request's refused token counts against. */
-    BearerAuth(TokenVerifier verifier, Optional<AuthFailureLimiter> limiter, Scopes scopes, ClientAddresses clients) {
+    /**
+     * {@code clients} says whom a request's refused token counts against; {@code operations} which permission a
+     * request needs.
+     */
+    BearerAuth(TokenVerifier verifier, Optional<AuthFailureLimiter> limiter, Scopes scopes, ClientAddresses clients,
+            Operations operations) {
         this.verifier = verifier;
         this.limiter = limiter;
         this.scopes = scopes;
         this.clients = clients;
+        this.operations = operations;
     }
 
     @Override
@@ -102,13 +109,17 @@ final class BearerAuth implements Handler {
         }
         Request request = exchange.request();
         Decision decision = decide(request.getHeaders().getValuesList(HttpHeader.AUTHORIZATION),
-                exchange.client(clients).limiterKey(), request.getMethod());
+                exchange.client(clients).limiterKey(), operations.of(request));
         exchange.decided(decision);
         return decision;
     }
 
-    /** The one place credentials are judged: the limit first, then the header, then the token, then its scope. */
-    private Decision decide(List<String> authorizations, String address, String method) {
+    /**
+     * The one place credentials are judged: the limit first, then the header, then the token, then its scope. A
+     * request that is no operation is admitted to be told 405 by its route; an operation that declares no permission
+     * is refused, whatever the token.
+     */
+    private Decision decide(List<String> authorizations, String address, Optional<Operation> operation) {
         long retryAfter = limiter.map(l -> l.retryAfterSeconds(address)).orElse(0L);
         if (retryAfter > 0) {
             return new Refused(429, "too many refused tokens from this address; retry after " + retryAfter + " s",
@@ -141,11 +152,20 @@ final class BearerAuth implements Handler {
                     Optional.of(TokenRefusal.invalid(invalid.reason())));
         }
         Verification.Valid valid = (Verification.Valid) verification;
-        Optional<String> required = scopes.requiredFor(method).filter(scope -> !valid.grants(scope));
-        if (required.isPresent()) {
-            return new Refused(403, "the bearer token does not grant scope " + required.get(),
+        if (operation.isEmpty()) {
+            return new Admitted(valid);
+        }
+        Optional<Permission> permission = operation.get().permission();
+        if (permission.isEmpty()) {
+            return new Refused(403, "no token is allowed this operation: it declares no permission",
+                    Map.of("WWW-Authenticate", CHALLENGE + ", error=\"insufficient_scope\""),
+                    Optional.of(TokenRefusal.INSUFFICIENT_SCOPE));
+        }
+        String required = scopes.grantedBy(permission.get());
+        if (!valid.grants(required)) {
+            return new Refused(403, "the bearer token does not grant scope " + required,
                     Map.of("WWW-Authenticate", CHALLENGE + ", error=\"insufficient_scope\", scope=\""
-                            + required.get() + "\""), Optional.of(TokenRefusal.INSUFFICIENT_SCOPE));
+                            + required + "\""), Optional.of(TokenRefusal.INSUFFICIENT_SCOPE));
         }
         return new Admitted(valid);
     }

@@ -3,6 +3,7 @@ package dev.plantstore.http;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -21,9 +22,10 @@ final class Cors implements Handler {
     private final Set<String> origins;
     private final String methods;
 
-    Cors(Set<String> origins, HandlerType method) {
+    /** For a path that serves {@code methods}. */
+    Cors(Set<String> origins, List<HandlerType> methods) {
         this.origins = Set.copyOf(origins);
-        this.methods = method.name();
+        this.methods = String.join(", ", methods.stream().map(HandlerType::name).toList());
     }
 
     /** An origin as browsers send it: scheme, host, optional port, nothing else; or {@code *} for any. */

@@ -8,6 +8,9 @@ import dev.plantstore.core.TraceContext;
 import dev.plantstore.core.forwarding.ForwardingPlantStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -20,34 +23,26 @@ final class MeteredPlantStore extends ForwardingPlantStore {
 
     static final String OPERATIONS = "plantstore.store.operations";
 
-    private final Timer created;
-    private final Timer alreadyStored;
-    private final Timer duplicate;
-    private final Timer createUnavailable;
-    private final Timer createFailed;
-    private final Timer deleted;
-    private final Timer absent;
-    private final Timer deleteUnavailable;
-    private final Timer deleteFailed;
+    private final Map<StoreOutcome, Timer> creates = new EnumMap<>(StoreOutcome.class);
+    private final Map<StoreOutcome, Timer> deletes = new EnumMap<>(StoreOutcome.class);
 
     MeteredPlantStore(PlantStore store, MeterRegistry registry) {
         super(store);
-        created = timer(registry, "create", "created");
-        alreadyStored = timer(registry, "create", "already_stored");
-        duplicate = timer(registry, "create", "duplicate");
-        createUnavailable = timer(registry, "create", "unavailable");
-        createFailed = timer(registry, "create", "failed");
-        deleted = timer(registry, "delete", "deleted");
-        absent = timer(registry, "delete", "absent");
-        deleteUnavailable = timer(registry, "delete", "unavailable");
-        deleteFailed = timer(registry, "delete", "failed");
+        for (StoreOutcome outcome : List.of(StoreOutcome.CREATED, StoreOutcome.ALREADY_STORED, StoreOutcome.DUPLICATE,
+                StoreOutcome.UNAVAILABLE, StoreOutcome.FAILED)) {
+            creates.put(outcome, timer(registry, "create", outcome));
+        }
+        for (StoreOutcome outcome : List.of(StoreOutcome.DELETED, StoreOutcome.ABSENT, StoreOutcome.UNAVAILABLE,
+                StoreOutcome.FAILED)) {
+            deletes.put(outcome, timer(registry, "delete", outcome));
+        }
     }
 
-    private static Timer timer(MeterRegistry registry, String operation, String outcome) {
+    private static Timer timer(MeterRegistry registry, String operation, StoreOutcome outcome) {
         return Timer.builder(OPERATIONS)
                 .description("Store operations, by operation and outcome")
                 .tag("operation", operation)
-                .tag("outcome", outcome)
+                .tag("outcome", outcome.label)
                 .serviceLevelObjectives(HttpMetrics.LATENCY_BUCKETS)
                 .register(registry);
     }
@@ -55,31 +50,28 @@ final class MeteredPlantStore extends ForwardingPlantStore {
     @Override
     protected CreateResult create(NewPlant plant, Optional<TraceContext> trace) {
         long start = System.nanoTime();
-        CreateResult result = timed(() -> forward(plant, trace), start, createUnavailable, createFailed);
-        Timer outcome = result instanceof CreateResult.Created ? created
-                : result instanceof CreateResult.AlreadyStored ? alreadyStored
-                : duplicate;
-        outcome.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        CreateResult result = timed(() -> forward(plant, trace), start, creates);
+        creates.get(StoreOutcome.of(result)).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         return result;
     }
 
     @Override
     protected boolean delete(long id, Optional<TraceContext> trace) {
         long start = System.nanoTime();
-        boolean found = timed(() -> forward(id, trace), start, deleteUnavailable, deleteFailed);
-        (found ? deleted : absent).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        boolean found = timed(() -> forward(id, trace), start, deletes);
+        deletes.get(StoreOutcome.ofDelete(found)).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         return found;
     }
 
     /** Runs the operation; a failure is timed under its outcome and thrown on. */
-    private static <T> T timed(Supplier<T> operation, long start, Timer unavailable, Timer failed) {
+    private static <T> T timed(Supplier<T> operation, long start, Map<StoreOutcome, Timer> timers) {
         try {
             return operation.get();
         } catch (StoreUnavailableException e) {
-            unavailable.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            timers.get(StoreOutcome.UNAVAILABLE).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             throw e;
         } catch (RuntimeException | Error e) {
-            failed.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            timers.get(StoreOutcome.FAILED).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             throw e;
         }
     }

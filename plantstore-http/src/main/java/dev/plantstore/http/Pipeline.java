@@ -12,7 +12,9 @@ import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -111,16 +113,19 @@ final class Pipeline {
                     "Cache-Control and nosniff on every path, before anything else",
                     assembly -> assembly.config.routes.before(SecurityHeaders::onEveryPath)),
             new Step(Layer.BEFORE, "Cors", API,
-                    "/plants, /plants/*, /openapi.*, for the listed origins: answers a preflight",
+                    "the paths of Operations with their methods, /openapi.*, for the listed origins: answers a "
+                            + "preflight",
                     Pipeline::cors),
             new Step(Layer.BEFORE, "BearerAuth", API,
-                    "/plants, /plants/*: judges the credentials once per request (5 or 7 may have asked already): 429, "
-                            + "400, 401, 403 or 503, else the caller is known; refused tokens count against the client "
+                    "the paths of Operations: judges the credentials once per request (5 or 7 may have asked already): "
+                            + "429, 400, 401, 403 (also for an operation that declares no permission) or 503, else the "
+                            + "caller is known; refused tokens count against the client "
                             + "(ClientAddresses: the peer, or from a trusted proxy the client it names); sets the "
                             + "security headers (where 10 set them already, to the same values)",
                     Pipeline::gate),
             new Step(Layer.ROUTES, "PlantRoutes", API,
-                    "POST /plants: RequestBody (415, 413, 408), NewPlantDecoder (400), store.create: 200 or 409; "
+                    "each operation of Operations on its path; POST /plants: RequestBody (415, 413, 408), "
+                            + "NewPlantDecoder (400), store.create: 200 or 409; "
                             + "DELETE /plants/{id}: PathId (400), store.delete: 204 or 404; 405 with Allow for other "
                             + "methods (AllowedMethods); the store timed by MeteredPlantStore when metrics are on; "
                             + "GuardedHandler makes what a route throws an Error body",
@@ -153,8 +158,15 @@ final class Pipeline {
      * libraries (the docs' and the metrics') are those {@code libraries} finds.
      */
     static void mount(ApiSettings api, JavalinConfig config, Optional<ClientLimits> limits, ClassLoader libraries) {
+        mount(api, config, limits, libraries, Operations.PLANT_STORE);
+    }
+
+    /** As {@link #mount(ApiSettings, JavalinConfig, Optional, ClassLoader)}, serving {@code operations}. */
+    static void mount(ApiSettings api, JavalinConfig config, Optional<ClientLimits> limits, ClassLoader libraries,
+            Operations operations) {
         var audience = limits.isPresent() ? Audience.MOUNT_WITH_LIMITS : Audience.MOUNT;
-        install(new Target(audience, Optional.of(api), limits, Optional.empty(), Optional.empty()), config, libraries);
+        install(new Target(audience, Optional.of(api), limits, Optional.empty(), Optional.empty()), config, libraries,
+                operations);
     }
 
     /**
@@ -163,18 +175,19 @@ final class Pipeline {
      */
     static void standalone(ApiSettings api, JavalinConfig config, ClientLimits limits, Duration stopTimeout) {
         install(new Target(Audience.STANDALONE, Optional.of(api), Optional.of(limits), Optional.of(stopTimeout),
-                Optional.empty()), config, OptionalLibrary.CLASS_PATH);
+                Optional.empty()), config, OptionalLibrary.CLASS_PATH, Operations.PLANT_STORE);
     }
 
     /** A management port's protections, for an application of the embedder's serving on {@code host}. */
     static void managementPort(JavalinConfig config, String host) {
         install(new Target(Audience.MANAGEMENT_PORT, Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.of(host)), config, OptionalLibrary.CLASS_PATH);
+                Optional.of(host)), config, OptionalLibrary.CLASS_PATH, Operations.PLANT_STORE);
     }
 
-    private static void install(Target target, JavalinConfig config, ClassLoader libraries) {
+    private static void install(Target target, JavalinConfig config, ClassLoader libraries, Operations operations) {
         // Before anything is registered: a mount that fails leaves the configuration as it was.
-        var assembly = new Assembly(target, config, target.api().map(api -> docsServed(api, libraries)).orElse(false));
+        var assembly = new Assembly(target, config, target.api().map(api -> docsServed(api, libraries)).orElse(false),
+                operations);
         for (Step step : STEPS) {
             if (step.audiences().contains(target.audience())) {
                 step.install().accept(assembly);
@@ -249,7 +262,8 @@ final class Pipeline {
 
     private static void readAhead(Assembly assembly) {
         BearerAuth auth = assembly.auth();
-        Predicate<Request> admittedCreate = request -> PlantRoutes.isCreate(request)
+        Predicate<Request> admittedCreate = request -> assembly.operations.of(request)
+                .filter(Operations.Operation::readsBody).isPresent()
                 && auth.decisionFor(Exchange.of(request)) instanceof Exchange.Admitted;
         int maxBodyBytes = assembly.api().maxBodyBytes();
         long minBytesPerSecond = assembly.target.limits().orElseThrow().minBodyBytesPerSecond();
@@ -264,8 +278,8 @@ final class Pipeline {
             SecurityHeaders.onApiResponse(ctx);
             auth.handle(ctx);
         });
-        assembly.config.routes.before(PlantRoutes.COLLECTION, gate);
-        assembly.config.routes.before(PlantRoutes.COLLECTION + "/*", gate);
+        assembly.operations.all().stream().map(Operations.Operation::beforePattern).distinct()
+                .forEach(pattern -> assembly.config.routes.before(pattern, gate));
     }
 
     private static void cors(Assembly assembly) {
@@ -274,10 +288,10 @@ final class Pipeline {
             return;
         }
         var routes = assembly.config.routes;
-        routes.before(PlantRoutes.COLLECTION, new Cors(origins, HandlerType.POST));
-        routes.before(PlantRoutes.COLLECTION + "/*", new Cors(origins, HandlerType.DELETE));
-        routes.before("/openapi.json", new Cors(origins, HandlerType.GET));
-        routes.before("/openapi.yaml", new Cors(origins, HandlerType.GET));
+        assembly.operations.byPath().forEach((path, operations) -> routes.before(operations.get(0).beforePattern(),
+                new Cors(origins, operations.stream().map(Operations.Operation::method).toList())));
+        routes.before("/openapi.json", new Cors(origins, List.of(HandlerType.GET)));
+        routes.before("/openapi.yaml", new Cors(origins, List.of(HandlerType.GET)));
     }
 
     private static void plantRoutes(Assembly assembly) {
@@ -290,8 +304,12 @@ final class Pipeline {
             store = new MeteredPlantStore(store, api.metrics().get());
         }
         var routes = new PlantRoutes(store, api.maxBodyBytes());
-        AllowedMethods.only(assembly.config, PlantRoutes.COLLECTION, HandlerType.POST, guard(routes::create));
-        AllowedMethods.only(assembly.config, PlantRoutes.ITEM, HandlerType.DELETE, guard(routes::delete));
+        assembly.operations.byPath().forEach((path, operations) -> {
+            Map<HandlerType, io.javalin.http.Handler> handlers = new LinkedHashMap<>();
+            operations.forEach(operation -> handlers.put(operation.method(),
+                    guard(ctx -> operation.handler().accept(routes, ctx))));
+            AllowedMethods.only(assembly.config, path, handlers);
+        });
     }
 
     private static void apiDocs(Assembly assembly) {
@@ -318,8 +336,7 @@ final class Pipeline {
     private static void requestSpans(Assembly assembly) {
         assembly.api().tracing().ifPresent(openTelemetry -> {
             BearerAuth auth = assembly.auth();
-            Predicate<Request> admittedWrite = request -> (PlantRoutes.isCreate(request)
-                    || PlantRoutes.isDelete(request))
+            Predicate<Request> admittedWrite = request -> assembly.operations.of(request).isPresent()
                     && auth.decisionFor(Exchange.of(request)) instanceof Exchange.Admitted;
             assembly.handlers.add(new RequestSpans(openTelemetry, assembly.api().healthTraced(), admittedWrite));
             assembly.config.requestLogger.http((ctx, millis) -> RequestSpans.nameByRoute(ctx));

@@ -5,14 +5,9 @@ import dev.plantstore.core.CreateResult;
 import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
 import io.javalin.http.Context;
-import org.eclipse.jetty.http.HttpMethod;
-import org.eclipse.jetty.server.Request;
 
-/** The two operations of the interface, as Javalin handlers over a {@link PlantStore}, and the paths they serve. */
+/** The interface's two operations as Javalin handlers over a {@link PlantStore}; {@link Operations} routes them. */
 final class PlantRoutes {
-
-    static final String COLLECTION = "/plants";
-    static final String ITEM = "/plants/{id}";
 
     private final PlantStore store;
     private final int maxBodyBytes;
@@ -43,23 +38,5 @@ final class PlantRoutes {
         } else {
             Json.respond(ctx, new ApiError(404, "no plant with id " + id));
         }
-    }
-
-    /** {@code POST /plants}, the one route that takes a body; Javalin also routes {@code /plants/} to it. */
-    static boolean isCreate(Request request) {
-        if (!HttpMethod.POST.is(request.getMethod())) {
-            return false;
-        }
-        String path = Request.getPathInContext(request);
-        return path.startsWith(COLLECTION)
-                && (path.length() == COLLECTION.length() || path.length() == COLLECTION.length() + 1
-                        && path.charAt(COLLECTION.length()) == '/');
-    }
-
-    /** {@code DELETE /plants/...}, which the API's authentication judges whatever follows the slash. */
-    static boolean isDelete(Request request) {
-        String path = Request.getPathInContext(request);
-        return HttpMethod.DELETE.is(request.getMethod()) && path.startsWith(COLLECTION + "/")
-                && path.length() > COLLECTION.length() + 1;
     }
 }

@@ -45,12 +45,12 @@ final class TracedPlantStore extends ForwardingPlantStore {
 
     @Override
     protected CreateResult create(NewPlant plant, Optional<TraceContext> given) {
-        return traced("create", plant.id(), given, trace -> forward(plant, trace), TracedPlantStore::outcomeOf);
+        return traced("create", plant.id(), given, trace -> forward(plant, trace), StoreOutcome::of);
     }
 
     @Override
     protected boolean delete(long id, Optional<TraceContext> given) {
-        return traced("delete", id, given, trace -> forward(id, trace), removed -> removed ? "deleted" : "absent");
+        return traced("delete", id, given, trace -> forward(id, trace), StoreOutcome::ofDelete);
     }
 
     /**
@@ -58,7 +58,7 @@ final class TracedPlantStore extends ForwardingPlantStore {
      * outside a request).
      */
     private <T> T traced(String operation, long id, Optional<TraceContext> given,
-                         Function<Optional<TraceContext>, T> write, Function<T, String> outcome) {
+                         Function<Optional<TraceContext>, T> write, Function<T, StoreOutcome> outcome) {
         Span request = Span.current();
         if (!request.isRecording()) {
             // Not sampled: a span for the write would record nothing. The write keeps the request's own context,
@@ -74,11 +74,11 @@ final class TracedPlantStore extends ForwardingPlantStore {
             note(request, span, outcome.apply(result));
             return result;
         } catch (StoreUnavailableException e) {
-            note(request, span, "unavailable");
+            note(request, span, StoreOutcome.UNAVAILABLE);
             span.setStatus(StatusCode.ERROR, "store unavailable");
             throw e;
         } catch (RuntimeException | Error e) {
-            note(request, span, "failed");
+            note(request, span, StoreOutcome.FAILED);
             span.setStatus(StatusCode.ERROR);
             throw e;
         } finally {
@@ -87,15 +87,9 @@ final class TracedPlantStore extends ForwardingPlantStore {
         }
     }
 
-    private static void note(Span request, Span span, String outcome) {
-        span.setAttribute(OUTCOME, outcome);
-        request.setAttribute(OUTCOME, outcome);
-    }
-
-    private static String outcomeOf(CreateResult result) {
-        return result instanceof CreateResult.Created ? "created"
-                : result instanceof CreateResult.AlreadyStored ? "already_stored"
-                : "duplicate";
+    private static void note(Span request, Span span, StoreOutcome outcome) {
+        span.setAttribute(OUTCOME, outcome.label);
+        request.setAttribute(OUTCOME, outcome.label);
     }
 
     /**
