@@ -45,6 +45,10 @@ class ArchitectureTest {
     private static final Pattern OPERATION_METHOD =
             Pattern.compile("\"(?:POST|DELETE)\"|\\b(?:HandlerType|HttpMethod)\\.(?:POST|DELETE)\\b");
 
+    /** A comparison with one database: the dialect's constant compared or switched on. */
+    private static final Pattern DATABASE_COMPARED =
+            Pattern.compile("\\bDialect\\.(?:POSTGRESQL|SQLITE)\\b|\\bcase (?:POSTGRESQL|SQLITE)\\b");
+
     private static final Map<String, MainClass> CLASSES = readMainClasses();
 
     @Test
@@ -93,6 +97,13 @@ class ArchitectureTest {
                 "files of the HTTP module's main code that name POST or DELETE");
         assertEquals(List.of("Operations.java"), filesMatching(OPERATION_METHOD, "http", Set.of("HttpMetrics.java")),
                 "the check sees the table's own methods");
+    }
+
+    /** Each database's differences are its dialect's: nothing else asks which database it talks to. */
+    @Test
+    void onlyTheDialectNamesADatabase() throws IOException {
+        assertEquals(List.of("Dialect.java"), filesMatching(DATABASE_COMPARED, "core", Set.of()),
+                "files of core's main code that compare dialects");
     }
 
     private static List<String> filesMatching(Pattern pattern, String module, Set<String> exempt) throws IOException {

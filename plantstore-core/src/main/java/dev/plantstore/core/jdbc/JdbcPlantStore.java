@@ -59,10 +59,8 @@ public final class JdbcPlantStore implements PlantStore {
         this.events = new BatchEvents(receivers, committed);
         this.sql = dialect.sql((int) Math.max(1, timeout.toSeconds()));
         this.writer = new GroupCommitWriter(new Transactions(), timeout, listener);
-        this.outbox = new JdbcOutbox(dataSource, sql, switch (dialect) {
-            case POSTGRESQL -> JdbcOutbox.AT_ONCE;
-            case SQLITE -> writer::runForOutbox;
-        }, committed);
+        this.outbox = new JdbcOutbox(dataSource, sql, sql.outboxWritesOnTheWriter() ? writer::runForOutbox
+                : JdbcOutbox.AT_ONCE, committed);
     }
 
     /** Work on one connection. */

@@ -26,6 +26,16 @@ import java.util.Optional;
 final class PostgresSql extends StoreSql {
 
     /**
+     * The advisory lock, in PostgreSQL's two-integer key space, which is apart from the one-bigint space the writer
+     * locks plant ids in, so a migration never waits on a plant's lock. Its second half is the schema the tables are
+     * in: stores in other schemas of the database migrate without waiting (two schemas whose names hash alike only
+     * wait for each other).
+     */
+    static final int LOCK_CLASS = 0x706c6e74;
+    static final String LOCK = "SELECT pg_advisory_xact_lock(" + LOCK_CLASS + ", hashtext(coalesce(current_schema(), "
+            + "'')))";
+
+    /**
      * A batch's round with events: each write is one data-modifying statement whose {@code RETURNING} rows (only the
      * rows really inserted or deleted) feed the event insert, so the batch stays one round trip. A row returned finds
      * its write's trace by id, which a round holds once.
@@ -103,6 +113,40 @@ final class PostgresSql extends StoreSql {
 
     PostgresSql(int queryTimeoutSeconds) {
         super(queryTimeoutSeconds);
+    }
+
+    @Override
+    String schemaTableExists() {
+        return "SELECT to_regclass('plantstore_schema') IS NOT NULL";
+    }
+
+    @Override
+    String hasColumn(String table, String column) {
+        return "SELECT count(*) > 0 FROM information_schema.columns WHERE table_schema = current_schema()"
+                + " AND table_name = '" + table + "' AND column_name = '" + column + "'";
+    }
+
+    /** The advisory lock, taken first in the transaction; the server frees it when that ends or its connection dies. */
+    @Override
+    void beginMigration(Connection connection, Statement statement) throws SQLException {
+        connection.setAutoCommit(false);
+        statement.execute(LOCK);
+    }
+
+    @Override
+    void commitMigration(Connection connection, Statement statement) throws SQLException {
+        connection.commit();
+    }
+
+    @Override
+    void rollbackMigration(Connection connection, Statement statement) throws SQLException {
+        connection.rollback();
+    }
+
+    /** Rows lock one by one: the outbox's updates need not wait for the writer's batches. */
+    @Override
+    boolean outboxWritesOnTheWriter() {
+        return false;
     }
 
     /**

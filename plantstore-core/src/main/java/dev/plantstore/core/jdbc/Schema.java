@@ -31,19 +31,6 @@ import javax.sql.DataSource;
  */
 public final class Schema {
 
-    /**
-     * The advisory lock, in PostgreSQL's two-integer key space, which is apart from the one-bigint space the writer
-     * locks plant ids in, so a migration never waits on a plant's lock. Its second half is the schema the tables are
-     * in: stores in other schemas of the database migrate without waiting (two schemas whose names hash alike only
-     * wait for each other).
-     */
-    static final int LOCK_CLASS = 0x706c6e74;
-    static final String LOCK = "SELECT pg_advisory_xact_lock(" + LOCK_CLASS + ", hashtext(coalesce(current_schema(), "
-            + "'')))";
-
-    /** How often a long step says how far it is. */
-    static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);
-    private static final int COPY_CHUNK = 50_000;
     /** PostgreSQL's SQLSTATE for a privilege the role lacks. */
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
@@ -52,11 +39,11 @@ public final class Schema {
     /** One step: brings a database from the version of its index in {@link #STEPS} to the next. */
     @FunctionalInterface
     private interface Step {
-        void run(Statement statement, Dialect dialect) throws SQLException;
+        void run(Statement statement, StoreSql sql) throws SQLException;
     }
 
     private static final List<Step> STEPS = List.of(Schema::createVersion1, Schema::toVersion2,
-            (statement, dialect) -> toVersion3(statement));
+            (statement, sql) -> toVersion3(statement));
 
     /** This release's version. */
     static final int VERSION = STEPS.size();
@@ -109,7 +96,7 @@ public final class Schema {
     /** The database's schema version, 0 for one without the store's tables. Reads only. */
     public static int version(DataSource dataSource, Dialect dialect) {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            return version(statement, dialect);
+            return version(statement, dialect.sql(0));
         } catch (SQLException e) {
             if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
                 throw new StoreUnavailableException("the database user may not read the store's tables ("
@@ -127,10 +114,8 @@ public final class Schema {
         }
     }
 
-    private static int version(Statement statement, Dialect dialect) throws SQLException {
-        String exists = dialect == Dialect.POSTGRESQL ? "SELECT to_regclass('plantstore_schema') IS NOT NULL"
-                : "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'plantstore_schema'";
-        try (ResultSet row = statement.executeQuery(exists)) {
+    private static int version(Statement statement, StoreSql sql) throws SQLException {
+        try (ResultSet row = statement.executeQuery(sql.schemaTableExists())) {
             if (!row.next() || !row.getBoolean(1)) {
                 return 0;
             }
@@ -139,7 +124,7 @@ public final class Schema {
         try (ResultSet row = statement.executeQuery("SELECT coalesce(max(version), 0) FROM plantstore_schema")) {
             recorded = row.next() ? row.getInt(1) : 0;
         }
-        int built = builtVersion(statement, dialect);
+        int built = builtVersion(statement, sql);
         if (built > recorded) {
             throw new StoreUnavailableException("the table plantstore_schema records schema version " + recorded
                     + ", but the tables are at version " + built + ": its rows were changed by hand, so no step runs;"
@@ -154,29 +139,13 @@ public final class Schema {
      * is already there must not run again (adding a column twice fails; copying the plants again would be wasted).
      * Version 1's tables are created only if absent, so a database without them recorded is no contradiction.
      */
-    private static int builtVersion(Statement statement, Dialect dialect) throws SQLException {
-        if (hasColumn(statement, dialect, "webhook_outbox", "traceparent")) {
-            return 3;
-        }
-        if (dialect == Dialect.SQLITE) {
-            // Version 1 declared the id BIGINT; version 2 made it the row id, which only INTEGER does.
-            try (ResultSet key = statement.executeQuery(
-                    "SELECT count(*) > 0 FROM pragma_table_info('plants') WHERE name = 'id' AND type = 'INTEGER'")) {
-                return key.next() && key.getBoolean(1) ? 2 : 0;
+    private static int builtVersion(Statement statement, StoreSql sql) throws SQLException {
+        try (ResultSet row = statement.executeQuery(sql.hasColumn("webhook_outbox", "traceparent"))) {
+            if (row.next() && row.getBoolean(1)) {
+                return 3;
             }
         }
-        return 0;
-    }
-
-    private static boolean hasColumn(Statement statement, Dialect dialect, String table, String column)
-            throws SQLException {
-        String query = dialect == Dialect.POSTGRESQL
-                ? "SELECT count(*) > 0 FROM information_schema.columns WHERE table_schema = current_schema()"
-                        + " AND table_name = '" + table + "' AND column_name = '" + column + "'"
-                : "SELECT count(*) > 0 FROM pragma_table_info('" + table + "') WHERE name = '" + column + "'";
-        try (ResultSet row = statement.executeQuery(query)) {
-            return row.next() && row.getBoolean(1);
-        }
+        return sql.builtVersionWithoutTraces(statement);
     }
 
     /**
@@ -184,26 +153,31 @@ public final class Schema {
      * follows it and records it, in one transaction. Returns the version the database is at afterwards.
      */
     private static int runNextStep(DataSource dataSource, Dialect dialect, System.Logger.Level told) {
+        StoreSql sql = dialect.sql(0);
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            begin(connection, statement, dialect);
+            sql.beginMigration(connection, statement);
             try {
-                int version = version(statement, dialect);
+                int version = version(statement, sql);
                 refuseNewer(version);
                 if (version < VERSION) {
                     long started = System.nanoTime();
                     LOG.log(told, "migrating the plant store's schema from version " + version
                             + " to " + (version + 1));
-                    STEPS.get(version).run(statement, dialect);
+                    STEPS.get(version).run(statement, sql);
                     statement.executeUpdate("INSERT INTO plantstore_schema (version) VALUES (" + (version + 1) + ")");
-                    commit(connection, statement, dialect);
+                    sql.commitMigration(connection, statement);
                     LOG.log(told, "the plant store's schema is at version " + (version + 1)
                             + " (the step took " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms)");
                     return version + 1;
                 }
-                commit(connection, statement, dialect);
+                sql.commitMigration(connection, statement);
                 return version;
             } catch (SQLException | RuntimeException e) {
-                rollback(connection, statement, dialect, e);
+                try {
+                    sql.rollbackMigration(connection, statement);
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
                 throw e;
             }
         } catch (SQLException e) {
@@ -212,47 +186,13 @@ public final class Schema {
     }
 
     /**
-     * SQLite's transaction is begun by hand, IMMEDIATE whatever the data source's own setting, so that it holds the
-     * write lock before it reads the version.
-     */
-    private static void begin(Connection connection, Statement statement, Dialect dialect) throws SQLException {
-        if (dialect == Dialect.POSTGRESQL) {
-            connection.setAutoCommit(false);
-            statement.execute(LOCK);
-        } else {
-            connection.setAutoCommit(true);
-            statement.execute("BEGIN IMMEDIATE");
-        }
-    }
-
-    private static void commit(Connection connection, Statement statement, Dialect dialect) throws SQLException {
-        if (dialect == Dialect.POSTGRESQL) {
-            connection.commit();
-        } else {
-            statement.execute("COMMIT");
-        }
-    }
-
-    private static void rollback(Connection connection, Statement statement, Dialect dialect, Exception cause) {
-        try {
-            if (dialect == Dialect.POSTGRESQL) {
-                connection.rollback();
-            } else {
-                statement.execute("ROLLBACK");
-            }
-        } catch (SQLException e) {
-            cause.addSuppressed(e);
-        }
-    }
-
-    /**
      * The tables as the releases of version 1 created them. A database that has a plants table of an earlier release
      * keeps it.
      */
-    private static void createVersion1(Statement statement, Dialect dialect) throws SQLException {
+    private static void createVersion1(Statement statement, StoreSql sql) throws SQLException {
         statement.execute("CREATE TABLE IF NOT EXISTS plantstore_schema (version INTEGER NOT NULL)");
         statement.execute("CREATE TABLE IF NOT EXISTS plants (id BIGINT PRIMARY KEY, name TEXT NOT NULL, tag TEXT)");
-        dialect.sql(0).ensureTable(statement);
+        sql.ensureTable(statement);
     }
 
     /**
@@ -260,12 +200,10 @@ public final class Schema {
      * SQLite the plants are keyed by the row id, one B-tree instead of a table and an index beside it. The outbox is
      * first made as version 1's last release left it, for a database an earlier release of version 1 wrote.
      */
-    private static void toVersion2(Statement statement, Dialect dialect) throws SQLException {
-        dialect.sql(0).ensureTable(statement);
+    private static void toVersion2(Statement statement, StoreSql sql) throws SQLException {
+        sql.ensureTable(statement);
         redactReceivers(statement);
-        if (dialect == Dialect.SQLITE) {
-            keyPlantsByRowId(statement);
-        }
+        sql.rekeyPlantsForVersion2(statement);
     }
 
     /**
@@ -296,47 +234,5 @@ public final class Schema {
                 }
             }
         }
-    }
-
-    /**
-     * Copies the plants, in id order, into a table whose {@code INTEGER PRIMARY KEY} is the row id (it holds every
-     * 64-bit id, negative ones too), then puts it in the old one's place. The copy goes in chunks so that a large
-     * table's progress is logged every {@link #PROGRESS_EVERY}.
-     */
-    private static void keyPlantsByRowId(Statement statement) throws SQLException {
-        statement.execute("CREATE TABLE plants_by_row_id (id INTEGER PRIMARY KEY, name TEXT NOT NULL, tag TEXT)");
-        long total;
-        try (ResultSet count = statement.executeQuery("SELECT count(*) FROM plants")) {
-            count.next();
-            total = count.getLong(1);
-        }
-        Connection connection = statement.getConnection();
-        String copy = "INSERT INTO plants_by_row_id (id, name, tag) SELECT id, name, tag FROM plants";
-        long copied = 0;
-        long lastReport = System.nanoTime();
-        try (PreparedStatement first = connection.prepareStatement(copy + " ORDER BY id LIMIT " + COPY_CHUNK);
-             PreparedStatement next = connection.prepareStatement(copy + " WHERE id > ? ORDER BY id LIMIT "
-                     + COPY_CHUNK);
-             PreparedStatement last = connection.prepareStatement("SELECT max(id) FROM plants_by_row_id")) {
-            int chunk = first.executeUpdate();
-            while (chunk > 0) {
-                copied += chunk;
-                if (System.nanoTime() - lastReport >= PROGRESS_EVERY.toNanos()) {
-                    LOG.log(System.Logger.Level.INFO, "migrating the plant store's schema: " + copied + " of "
-                            + total + " plants copied");
-                    lastReport = System.nanoTime();
-                }
-                try (ResultSet row = last.executeQuery()) {
-                    row.next();
-                    next.setLong(1, row.getLong(1));
-                }
-                chunk = next.executeUpdate();
-            }
-        }
-        if (copied != total) {
-            throw new SQLException("copied " + copied + " plants of " + total);
-        }
-        statement.execute("DROP TABLE plants");
-        statement.execute("ALTER TABLE plants_by_row_id RENAME TO plants");
     }
 }

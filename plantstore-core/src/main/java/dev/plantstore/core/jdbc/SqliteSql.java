@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,11 @@ import java.util.Optional;
  * process changed the file fails rather than overwrite it. One process has the outbox's table.
  */
 final class SqliteSql extends StoreSql {
+
+    /** How often the copy of version 2's step says how far it is. */
+    static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);
+    private static final int COPY_CHUNK = 50_000;
+    private static final System.Logger LOG = System.getLogger(SqliteSql.class.getName());
 
     /** One event of a batch's write, for one receiver; SQLite's batch runs a statement per write. */
     private static final String RECORD_EVENT = "INSERT INTO webhook_outbox "
@@ -78,6 +84,94 @@ final class SqliteSql extends StoreSql {
 
     SqliteSql(int queryTimeoutSeconds) {
         super(queryTimeoutSeconds);
+    }
+
+    @Override
+    String schemaTableExists() {
+        return "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'plantstore_schema'";
+    }
+
+    @Override
+    String hasColumn(String table, String column) {
+        return "SELECT count(*) > 0 FROM pragma_table_info('" + table + "') WHERE name = '" + column + "'";
+    }
+
+    /** Version 1 declared the id BIGINT; version 2 made it the row id, which only INTEGER does. */
+    @Override
+    int builtVersionWithoutTraces(Statement statement) throws SQLException {
+        try (ResultSet key = statement.executeQuery(
+                "SELECT count(*) > 0 FROM pragma_table_info('plants') WHERE name = 'id' AND type = 'INTEGER'")) {
+            return key.next() && key.getBoolean(1) ? 2 : 0;
+        }
+    }
+
+    /**
+     * Begun by hand, IMMEDIATE whatever the data source's own setting, so that it holds the file's write lock before
+     * it reads the version.
+     */
+    @Override
+    void beginMigration(Connection connection, Statement statement) throws SQLException {
+        connection.setAutoCommit(true);
+        statement.execute("BEGIN IMMEDIATE");
+    }
+
+    @Override
+    void commitMigration(Connection connection, Statement statement) throws SQLException {
+        statement.execute("COMMIT");
+    }
+
+    @Override
+    void rollbackMigration(Connection connection, Statement statement) throws SQLException {
+        statement.execute("ROLLBACK");
+    }
+
+    /** One writer at a time: the outbox's updates wait for the writer's batches rather than for its lock. */
+    @Override
+    boolean outboxWritesOnTheWriter() {
+        return true;
+    }
+
+    /**
+     * Copies the plants, in id order, into a table whose {@code INTEGER PRIMARY KEY} is the row id (it holds every
+     * 64-bit id, negative ones too), then puts it in the old one's place. The copy goes in chunks so that a large
+     * table's progress is logged every {@link #PROGRESS_EVERY}.
+     */
+    @Override
+    void rekeyPlantsForVersion2(Statement statement) throws SQLException {
+        statement.execute("CREATE TABLE plants_by_row_id (id INTEGER PRIMARY KEY, name TEXT NOT NULL, tag TEXT)");
+        long total;
+        try (ResultSet count = statement.executeQuery("SELECT count(*) FROM plants")) {
+            count.next();
+            total = count.getLong(1);
+        }
+        Connection connection = statement.getConnection();
+        String copy = "INSERT INTO plants_by_row_id (id, name, tag) SELECT id, name, tag FROM plants";
+        long copied = 0;
+        long lastReport = System.nanoTime();
+        try (PreparedStatement first = connection.prepareStatement(copy + " ORDER BY id LIMIT " + COPY_CHUNK);
+             PreparedStatement next = connection.prepareStatement(copy + " WHERE id > ? ORDER BY id LIMIT "
+                     + COPY_CHUNK);
+             PreparedStatement last = connection.prepareStatement("SELECT max(id) FROM plants_by_row_id")) {
+            int chunk = first.executeUpdate();
+            while (chunk > 0) {
+                copied += chunk;
+                if (System.nanoTime() - lastReport >= PROGRESS_EVERY.toNanos()) {
+                    LOG.log(System.Logger.Level.INFO, "migrating the plant store's schema: " + copied + " of "
+                            + total + " plants copied");
+                    lastReport = System.nanoTime();
+                }
+                try (ResultSet row = last.executeQuery()) {
+                    row.next();
+                    next.setLong(1, row.getLong(1));
+                }
+                chunk = next.executeUpdate();
+            }
+        }
+        if (copied != total) {
+            throw new SQLException("copied " + copied + " plants of " + total);
+        }
+        statement.execute("DROP TABLE plants");
+        statement.execute("ALTER TABLE plants_by_row_id RENAME TO plants");
     }
 
     /**

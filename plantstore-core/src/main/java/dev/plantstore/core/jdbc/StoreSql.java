@@ -17,8 +17,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The SQL of the store's two tables in one database's dialect, the subclass: {@code plants} and {@code webhook_outbox}
- * (but for the schema's later steps, {@link Schema}).
+ * One database's dialect, the subclass, owning every way the databases differ: the SQL of the store's two tables,
+ * {@code plants} and {@code webhook_outbox}, the outbox's statements, and the checks and transactions of the
+ * schema's steps, which {@link Schema} runs.
  *
  * <p>A batch is one group-commit transaction: lock the batch's ids, read what they hold, apply the writes in the order
  * they were submitted, record their events ({@link BatchEvents}), commit. A create inserts unless its id holds a plant
@@ -40,6 +41,40 @@ abstract class StoreSql {
     StoreSql(int queryTimeoutSeconds) {
         this.queryTimeoutSeconds = queryTimeoutSeconds;
     }
+
+    /** A query of one boolean row: whether the table {@code plantstore_schema} exists. */
+    abstract String schemaTableExists();
+
+    /** A query of one boolean row: whether {@code table} has {@code column}. */
+    abstract String hasColumn(String table, String column);
+
+    /**
+     * The schema version the tables show before version 3's columns: what version 2 changed, where it changed
+     * something this database can see; 0 where it cannot tell.
+     */
+    int builtVersionWithoutTraces(Statement statement) throws SQLException {
+        return 0;
+    }
+
+    /**
+     * Begins a migration step's transaction, holding what keeps other instances' steps out before the version is
+     * read; {@link #commitMigration} and {@link #rollbackMigration} end it.
+     */
+    abstract void beginMigration(Connection connection, Statement statement) throws SQLException;
+
+    abstract void commitMigration(Connection connection, Statement statement) throws SQLException;
+
+    abstract void rollbackMigration(Connection connection, Statement statement) throws SQLException;
+
+    /** Version 2's change to the plants table, where this database needs one. */
+    void rekeyPlantsForVersion2(Statement statement) throws SQLException {
+    }
+
+    /**
+     * Whether the outbox's updates run on the store's writer, between its batches, rather than at once: for a
+     * database that has one writer at a time.
+     */
+    abstract boolean outboxWritesOnTheWriter();
 
     /**
      * Gives back the disk space failed transactions left behind, once writes commit again; nothing on a database

@@ -105,7 +105,7 @@ class PostgresSchemaMigrationTest {
         try (Connection holder = DriverManager.getConnection(postgres.schemaUrl())) {
             holder.setAutoCommit(false);
             try (Statement statement = holder.createStatement()) {
-                statement.execute(Schema.LOCK);
+                statement.execute(PostgresSql.LOCK);
             }
             var first = CompletableFuture.supplyAsync(() -> JdbcSchema.migrate(dataSource), migrators);
             var second = CompletableFuture.supplyAsync(() -> JdbcSchema.migrate(dataSource), migrators);
@@ -127,7 +127,7 @@ class PostgresSchemaMigrationTest {
             holder.setAutoCommit(false);
             int holderPid;
             try (Statement statement = holder.createStatement()) {
-                statement.execute(Schema.LOCK);
+                statement.execute(PostgresSql.LOCK);
                 try (ResultSet pid = statement.executeQuery("SELECT pg_backend_pid()")) {
                     pid.next();
                     holderPid = pid.getInt(1);
@@ -150,7 +150,7 @@ class PostgresSchemaMigrationTest {
     /** Until {@code waiting} sessions wait for this schema's migration lock. */
     private void awaitWaitingForTheLock(int waiting) throws Exception {
         String sql = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = "
-                + Schema.LOCK_CLASS + " AND objid = hashtext(?)::oid AND objsubid = 2";
+                + PostgresSql.LOCK_CLASS + " AND objid = hashtext(?)::oid AND objsubid = 2";
         try (Connection connection = DriverManager.getConnection(postgres.databaseUrl());
              PreparedStatement count = connection.prepareStatement(sql)) {
             count.setString(1, postgres.schema());
