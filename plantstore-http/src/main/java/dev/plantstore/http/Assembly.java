@@ -18,16 +18,8 @@ import org.eclipse.jetty.server.Server;
  */
 final class Assembly {
 
-    /** Who a server is built for, each with its mark in the table of steps. */
-    enum Audience {
-        MOUNT('M'), MOUNT_WITH_LIMITS('L'), STANDALONE('S'), MANAGEMENT_PORT('P');
-
-        final char mark;
-
-        Audience(char mark) {
-            this.mark = mark;
-        }
-    }
+    /** Who a server is built for: an application the API is mounted on, with limits or not, the server, a port. */
+    enum Audience { MOUNT, MOUNT_WITH_LIMITS, STANDALONE, MANAGEMENT_PORT }
 
     /**
      * What a server is built for: its audience, and what that audience brings (the API's settings, client limits, a

@@ -31,7 +31,8 @@ import org.eclipse.jetty.server.Request;
  * builds. The order is {@link #STEPS}, one list of data, and one loop installs it: nothing else registers a handler,
  * before-handler, route or logger. Each step says who gets it ({@link Audience}): an application the API is
  * mounted on, one mounted with {@link ClientLimits}, the standalone server ({@code PlantStoreServer}), a management
- * port ({@code ManagementPort}). {@code docs/request-path.md} shows the list as a table, which a test renders from it.
+ * port ({@code ManagementPort}). {@code docs/request-path.md} says what each step does; a test keeps its table's names,
+ * audiences and order those of this list.
  *
  * <p>What the standalone server adds besides is not part of a request's way: readiness and its drain are
  * {@code PlantStoreServer}'s.
@@ -43,24 +44,11 @@ final class Pipeline {
         OptionalLibrary.SWAGGER_UI, OptionalLibrary.JACKSON_YAML, OptionalLibrary.JACKSON_DATABIND};
 
 
-    /** Where on a request's way a step sits, with the heading the table gives it. */
-    enum Layer {
-        SERVER("the server and its connector"),
-        JETTY("Jetty handlers, outermost first"),
-        BEFORE("Javalin's before-handlers, in order (Javalin, and a host's handlers added before mount, sit inside the "
-                + "Jetty ones)"),
-        ROUTES("the routes"),
-        ANSWER("the answer");
+    /** Where on a request's way a step sits: server, Jetty's handlers, Javalin's before-handlers, routes, answer. */
+    enum Layer { SERVER, JETTY, BEFORE, ROUTES, ANSWER }
 
-        final String heading;
-
-        Layer(String heading) {
-            this.heading = heading;
-        }
-    }
-
-    /** One step: where it sits, its name, who gets it, what it does (the table's words), and how it is installed. */
-    record Step(Layer layer, String name, Set<Audience> audiences, String does, Consumer<Assembly> install) {
+    /** One step: where it sits, its name, who gets it, and how it is installed; the page says what it does. */
+    record Step(Layer layer, String name, Set<Audience> audiences, Consumer<Assembly> install) {
         Step {
             audiences = Set.copyOf(audiences);
         }
@@ -72,83 +60,31 @@ final class Pipeline {
     private static final Set<Audience> OWN_SERVER = EnumSet.of(Audience.STANDALONE, Audience.MANAGEMENT_PORT);
 
     static final List<Step> STEPS = List.of(
-            new Step(Layer.SERVER, "connector", EnumSet.complementOf(EnumSet.of(Audience.MOUNT)),
-                    "strict HTTP/1.1 parsing and URIs; with limits (L, S): at most maxConnections open "
-                            + "(NetworkConnectionLimit), a request head within headerTimeout (HeaderTimeout), the idle "
-                            + "time-out; S: no Server header, and while stopping a connection silent for half the stop "
-                            + "time-out is cut",
-                    Pipeline::connector),
+            new Step(Layer.SERVER, "connector", EnumSet.complementOf(EnumSet.of(Audience.MOUNT)), Pipeline::connector),
             new Step(Layer.SERVER, "JsonErrorHandler", OWN_SERVER,
-                    "an Error body for what Jetty refuses before any handler (a request it cannot parse)",
                     assembly -> assembly.onServer(server -> server.setErrorHandler(new JsonErrorHandler()))),
-            new Step(Layer.JETTY, "GracefulStopHandler", EnumSet.of(Audience.STANDALONE),
-                    "the request counts as in flight from its headers on; 503 once the server stops, which waits up "
-                            + "to the stop time-out for requests in flight",
-                    Pipeline::gracefulStop),
+            new Step(Layer.JETTY, "GracefulStopHandler", EnumSet.of(Audience.STANDALONE), Pipeline::gracefulStop),
             new Step(Layer.JETTY, "TransferCodings", WITH_LIMITS,
-                    "501 for a Transfer-Encoding other than chunked, before anything reads the body",
                     assembly -> assembly.handlers.add(new TransferCodings())),
-            new Step(Layer.JETTY, "BodyBeforeHandler", WITH_LIMITS,
-                    "an admitted create's body, read ahead without a thread; asks BearerAuth (12); over HTTP/2, "
-                            + "the rest of a body within the limit that the answer did not need is read and dropped "
-                            + "before the exchange ends (UnreadBodyDrain), so a refusal ends its stream without a "
-                            + "reset",
-                    Pipeline::readAhead),
+            new Step(Layer.JETTY, "BodyBeforeHandler", WITH_LIMITS, Pipeline::readAhead),
             new Step(Layer.JETTY, "RequestIds", EnumSet.allOf(Audience.class),
-                    "X-Request-Id on the response, requestId in the MDC, for everything inside",
                     assembly -> assembly.handlers.add(new RequestIds())),
-            new Step(Layer.JETTY, "RequestSpans", API,
-                    "when tracing is on: a server span, current and in the MDC for everything inside, ended with the "
-                            + "status once the response is complete; continuing the caller's trace only for a create "
-                            + "or delete that BearerAuth (12) admits, which it asks; none for the health routes (14) "
-                            + "unless asked",
-                    Pipeline::requestSpans),
+            new Step(Layer.JETTY, "RequestSpans", API, Pipeline::requestSpans),
             new Step(Layer.JETTY, "OwnHosts", EnumSet.of(Audience.MANAGEMENT_PORT),
-                    "421 for a Host other than an address, localhost or the port's own host",
                     assembly -> assembly.handlers.add(new OwnHosts(assembly.target.ownHost().orElseThrow()))),
-            new Step(Layer.JETTY, "MethodOverrides", API,
-                    "400 for X-HTTP-Method-Override and the like",
-                    assembly -> assembly.handlers.add(new MethodOverrides())),
+            new Step(Layer.JETTY, "MethodOverrides", API, assembly -> assembly.handlers.add(new MethodOverrides())),
             new Step(Layer.BEFORE, "SecurityHeaders", OWN_SERVER,
-                    "Cache-Control and nosniff on every path, before anything else",
                     assembly -> assembly.config.routes.before(SecurityHeaders::onEveryPath)),
-            new Step(Layer.BEFORE, "Cors", API,
-                    "the paths of Operations with their methods, /openapi.*, for the listed origins: answers a "
-                            + "preflight",
-                    Pipeline::cors),
-            new Step(Layer.BEFORE, "BearerAuth", API,
-                    "the paths of Operations: judges the credentials once per request (5 or 7 may have asked already): "
-                            + "429, 400, 401, 403 (also for an operation that declares no permission) or 503, else the "
-                            + "caller is known; refused tokens count against the client "
-                            + "(ClientAddresses: the peer, or from a trusted proxy the client it names); sets the "
-                            + "security headers (where 10 set them already, to the same values)",
-                    Pipeline::gate),
-            new Step(Layer.ROUTES, "PlantRoutes", API,
-                    "each operation of Operations on its path; POST /plants: RequestBody (415, 413, 408), "
-                            + "NewPlantDecoder (400), store.create: 200 or 409; "
-                            + "DELETE /plants/{id}: PathId (400), store.delete: 204 or 404; 405 with Allow for other "
-                            + "methods (AllowedMethods); the store timed by MeteredPlantStore when metrics are on; "
-                            + "GuardedHandler makes what a route throws an Error body",
-                    Pipeline::plantRoutes),
+            new Step(Layer.BEFORE, "Cors", API, Pipeline::cors),
+            new Step(Layer.BEFORE, "BearerAuth", API, Pipeline::gate),
+            new Step(Layer.ROUTES, "PlantRoutes", API, Pipeline::plantRoutes),
             new Step(Layer.ROUTES, "Health", API,
-                    "/health, /health/ready, /health/live, unless turned off",
                     assembly -> assembly.api().readiness().ifPresent(
                             ready -> Health.mount(assembly.config, ready))),
-            new Step(Layer.ROUTES, "ApiDocs", API,
-                    "/openapi.yaml, /openapi.json, /docs, unless turned off or their libraries are missing",
-                    Pipeline::apiDocs),
-            new Step(Layer.ANSWER, "ErrorBodies", OWN_SERVER,
-                    "an Error body for Javalin's own answers (404 for an unmatched path) and a 500 for anything a "
-                            + "handler throws",
-                    Pipeline::errorBodies),
-            new Step(Layer.ANSWER, "HttpMetrics", API,
-                    "when metrics are on: a request logger timing each exchange that reaches Javalin (not what a "
-                            + "Jetty step refuses), and Jetty's connection and thread pool meters",
-                    Pipeline::httpMetrics),
-            new Step(Layer.ANSWER, "AccessLog", EnumSet.of(Audience.STANDALONE),
-                    "Jetty's request log: one line per exchange once the response is complete, with the route "
-                            + "template (Exchange) and the client as 12 names it",
-                    Pipeline::accessLog));
+            new Step(Layer.ROUTES, "ApiDocs", API, Pipeline::apiDocs),
+            new Step(Layer.ANSWER, "ErrorBodies", OWN_SERVER, Pipeline::errorBodies),
+            new Step(Layer.ANSWER, "HttpMetrics", API, Pipeline::httpMetrics),
+            new Step(Layer.ANSWER, "AccessLog", EnumSet.of(Audience.STANDALONE), Pipeline::accessLog));
 
     private Pipeline() {
     }
@@ -330,8 +266,8 @@ final class Pipeline {
 
     /**
      * The credentials of a create or delete are judged before its span starts, so that only an admitted caller's
-     * trace is continued; the gate (12) then finds the decision made. No other request's caller is continued, so no
-     * other request needs its credentials judged early.
+     * trace is continued; the gate (BearerAuth) then finds the decision made. No other request's caller is
+     * continued, so no other request needs its credentials judged early.
      */
     private static void requestSpans(Assembly assembly) {
         assembly.api().tracing().ifPresent(openTelemetry -> {
