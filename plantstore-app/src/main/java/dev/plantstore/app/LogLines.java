@@ -1,6 +1,7 @@
 package dev.plantstore.app;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import dev.plantstore.http.LogFields;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -64,8 +65,8 @@ final class LogLines {
     void write(Level level, String logger, String message, Throwable thrown) {
         String line = format == Format.JSON
                 ? json(level, logger, message, MDC.getCopyOfContextMap(), thrown)
-                : text(level, logger, message, MDC.get("requestId"), MDC.get("principal"), MDC.get("traceId"),
-                        thrown);
+                : text(level, logger, message, MDC.get(LogFields.REQUEST_ID), MDC.get(LogFields.PRINCIPAL),
+                        MDC.get(LogFields.TRACE_ID), thrown);
         byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
         try {
             sink.write(bytes, 0, bytes.length);
@@ -158,7 +159,7 @@ final class LogLines {
 
     /** The MDC keys whose values are numbers and are written as JSON numbers. */
     static final class ContextField {
-        static final java.util.Set<String> NUMERIC = java.util.Set.of("status", "durationMs");
+        static final java.util.Set<String> NUMERIC = java.util.Set.of(LogFields.STATUS, LogFields.DURATION_MS);
 
         private ContextField() {
         }

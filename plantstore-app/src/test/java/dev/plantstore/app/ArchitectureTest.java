@@ -49,6 +49,8 @@ class ArchitectureTest {
     private static final Pattern DATABASE_COMPARED =
             Pattern.compile("\\bDialect\\.(?:POSTGRESQL|SQLITE)\\b|\\bcase (?:POSTGRESQL|SQLITE)\\b");
 
+    private static final Pattern MDC_LITERAL = Pattern.compile("\\bMDC\\.(?:put|get|remove)\\(\"");
+
     private static final Map<String, MainClass> CLASSES = readMainClasses();
 
     @Test
@@ -104,6 +106,16 @@ class ArchitectureTest {
     void onlyTheDialectNamesADatabase() throws IOException {
         assertEquals(List.of("Dialect.java"), filesMatching(DATABASE_COMPARED, "core", Set.of()),
                 "files of core's main code that compare dialects");
+    }
+
+    /** A log field is named once, in the HTTP module's {@code LogFields}, which every writer and reader uses. */
+    @Test
+    void noLogFieldIsNamedByALiteral() throws IOException {
+        List<String> literal = new ArrayList<>();
+        for (String module : List.of("core", "sqlite", "http", "webhooks", "oidc", "app")) {
+            literal.addAll(filesMatching(MDC_LITERAL, module, Set.of()));
+        }
+        assertEquals(List.of(), literal, "files that name a log field with a literal");
     }
 
     private static List<String> filesMatching(Pattern pattern, String module, Set<String> exempt) throws IOException {

@@ -25,7 +25,6 @@ import org.slf4j.MDC;
 final class AccessLog implements RequestLog {
 
     /** The client's address, as the MDC names it for a JSON line. */
-    static final String CLIENT_MDC_KEY = "client";
 
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.plantstore.access");
 
@@ -48,41 +47,41 @@ final class AccessLog implements RequestLog {
                 .append(uri == null ? "-" : uri.getPath()).append(' ')
                 .append(response.getStatus()).append(' ')
                 .append(tenthsOfMillis / 10).append('.').append(tenthsOfMillis % 10).append("ms");
-        exchange.caller().ifPresent(caller -> MDC.put(BearerAuth.PRINCIPAL_MDC_KEY, caller.principal()));
+        exchange.caller().ifPresent(caller -> MDC.put(LogFields.PRINCIPAL, caller.principal()));
         Optional<String> problem = exchange.tokenRefusal().map(refusal -> "token refused: " + refusal.label())
                 .or(exchange::problem);
         problem.ifPresent(reason -> {
             line.append(" - ").append(reason);
-            MDC.put("problem", reason);
+            MDC.put(LogFields.PROBLEM, reason);
         });
         // Jetty logs once the exchange is over, outside the handlers that put the request's id in the MDC. The fields
         // go in the MDC too, for a backend that writes them apart (a JSON line).
         String requestId = response.getHeaders().get(RequestIds.HEADER);
         if (requestId != null) {
-            MDC.put(RequestIds.MDC_KEY, requestId);
+            MDC.put(LogFields.REQUEST_ID, requestId);
         }
         exchange.span().map(Span::getSpanContext).ifPresent(ids -> {
-            MDC.put(RequestSpans.TRACE_ID_MDC_KEY, ids.getTraceId());
-            MDC.put(RequestSpans.SPAN_ID_MDC_KEY, ids.getSpanId());
+            MDC.put(LogFields.TRACE_ID, ids.getTraceId());
+            MDC.put(LogFields.SPAN_ID, ids.getSpanId());
         });
-        MDC.put(CLIENT_MDC_KEY, client);
-        MDC.put("method", request.getMethod());
-        MDC.put("route", exchange.route().orElse(Exchange.UNMATCHED_ROUTE));
-        MDC.put("status", Integer.toString(response.getStatus()));
-        MDC.put("durationMs", (tenthsOfMillis / 10) + "." + (tenthsOfMillis % 10));
+        MDC.put(LogFields.CLIENT, client);
+        MDC.put(LogFields.METHOD, request.getMethod());
+        MDC.put(LogFields.ROUTE, exchange.route().orElse(Exchange.UNMATCHED_ROUTE));
+        MDC.put(LogFields.STATUS, Integer.toString(response.getStatus()));
+        MDC.put(LogFields.DURATION_MS, (tenthsOfMillis / 10) + "." + (tenthsOfMillis % 10));
         try {
             ACCESS.info(line.toString());
         } finally {
-            MDC.remove(RequestIds.MDC_KEY);
-            MDC.remove(RequestSpans.TRACE_ID_MDC_KEY);
-            MDC.remove(RequestSpans.SPAN_ID_MDC_KEY);
-            MDC.remove(CLIENT_MDC_KEY);
-            MDC.remove("method");
-            MDC.remove("route");
-            MDC.remove("status");
-            MDC.remove("durationMs");
-            MDC.remove("problem");
-            MDC.remove(BearerAuth.PRINCIPAL_MDC_KEY);
+            MDC.remove(LogFields.REQUEST_ID);
+            MDC.remove(LogFields.TRACE_ID);
+            MDC.remove(LogFields.SPAN_ID);
+            MDC.remove(LogFields.CLIENT);
+            MDC.remove(LogFields.METHOD);
+            MDC.remove(LogFields.ROUTE);
+            MDC.remove(LogFields.STATUS);
+            MDC.remove(LogFields.DURATION_MS);
+            MDC.remove(LogFields.PROBLEM);
+            MDC.remove(LogFields.PRINCIPAL);
         }
     }
 }

@@ -31,15 +31,13 @@ import org.slf4j.MDC;
  * <p>A valid token must also grant the operation's scope (RFC 6750 section 3.1): without it, 403
  * {@code insufficient_scope}. A token that cannot be checked now (an identity provider's keys cannot be had) is 503
  * with {@code Retry-After}: the client's token may be fine, so it does not count as refused. An admitted request's
- * principal goes into the SLF4J MDC under {@value #PRINCIPAL_MDC_KEY} for the lines written while it is served, and
+ * principal goes into the SLF4J MDC under {@value LogFields#PRINCIPAL} for the lines written while it is served, and
  * onto its access line.
  */
 final class BearerAuth implements Handler {
 
     static final String CHALLENGE = "Bearer realm=\"plantstore\"";
     static final String INVALID_TOKEN_CHALLENGE = CHALLENGE + ", error=\"invalid_token\"";
-
-    static final String PRINCIPAL_MDC_KEY = "principal";
 
     private static final String SCHEME = "Bearer";
 
@@ -93,7 +91,7 @@ final class BearerAuth implements Handler {
         exchange.enforced();
         if (decision instanceof Admitted admitted) {
             // Removed with the request id, when the request is over.
-            MDC.put(PRINCIPAL_MDC_KEY, admitted.verification().principal());
+            MDC.put(LogFields.PRINCIPAL, admitted.verification().principal());
             return;
         }
         var refused = (Refused) decision;

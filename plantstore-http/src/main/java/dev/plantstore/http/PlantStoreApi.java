@@ -259,7 +259,7 @@ public final class PlantStoreApi extends Plugin<Void> {
      * request, refused or needing no token, starts a trace of its own whatever it sends, so that a caller without a
      * valid token decides no sampling and puts nothing in the store. The write's trace context is kept with its
      * webhook events, whose deliveries join the trace. The span's trace and span ids go into the SLF4J MDC
-     * ({@value RequestSpans#TRACE_ID_MDC_KEY}, {@value RequestSpans#SPAN_ID_MDC_KEY}) while the request is served.
+     * ({@value LogFields#TRACE_ID}, {@value LogFields#SPAN_ID}) while the request is served.
      * Untraced unless this is called. The health routes' requests are not traced unless {@link #withHealthTraced}
      * asks.
      */

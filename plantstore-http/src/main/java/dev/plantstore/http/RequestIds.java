@@ -10,16 +10,14 @@ import org.slf4j.MDC;
 
 /**
  * Gives every request an id: the client's {@code X-Request-Id} when it is sane (see {@link #acceptOrGenerate}), else
- * a new one. The id goes back on
- * the response and into the SLF4J MDC under {@value #MDC_KEY} while the request is served, so every log line written
- * for the request (a 500's detail) can carry it. A Jetty handler rather than a Javalin before-handler, so that it
- * wraps the whole exchange, error responses included; the access line, written once this handler has returned, takes
- * the id from the response's header.
+ * a new one. The id goes back on the response and into the SLF4J MDC under {@value LogFields#REQUEST_ID} while the
+ * request is served, so every log line written for the request (a 500's detail) can carry it. A Jetty handler rather
+ * than a Javalin before-handler, so that it wraps the whole exchange, error responses included; the access line,
+ * written once this handler has returned, takes the id from the response's header.
  */
 final class RequestIds extends Handler.Wrapper {
 
     static final String HEADER = "X-Request-Id";
-    static final String MDC_KEY = "requestId";
     static final int MAX_LENGTH = 128;
     /** The characters besides ASCII letters and digits an id may hold. */
     static final String PUNCTUATION = "-._~:/+=";
@@ -30,12 +28,12 @@ final class RequestIds extends Handler.Wrapper {
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         String id = acceptOrGenerate(request.getHeaders().get(HEADER));
         response.getHeaders().put(HEADER, id);
-        MDC.put(MDC_KEY, id);
+        MDC.put(LogFields.REQUEST_ID, id);
         try {
             return super.handle(request, response, callback);
         } finally {
-            MDC.remove(MDC_KEY);
-            MDC.remove(BearerAuth.PRINCIPAL_MDC_KEY);
+            MDC.remove(LogFields.REQUEST_ID);
+            MDC.remove(LogFields.PRINCIPAL);
         }
     }
 

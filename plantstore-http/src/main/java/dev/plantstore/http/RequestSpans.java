@@ -30,8 +30,6 @@ import org.slf4j.MDC;
  */
 final class RequestSpans extends Handler.Wrapper {
 
-    static final String TRACE_ID_MDC_KEY = "traceId";
-    static final String SPAN_ID_MDC_KEY = "spanId";
     static final String INSTRUMENTATION = "dev.plantstore.http";
 
     // Made once: a key made per call is an allocation and a hash on every traced request.
@@ -87,8 +85,8 @@ final class RequestSpans extends Handler.Wrapper {
         }
         Exchange.of(request).traced(span);
         SpanContext ids = span.getSpanContext();
-        MDC.put(TRACE_ID_MDC_KEY, ids.getTraceId());
-        MDC.put(SPAN_ID_MDC_KEY, ids.getSpanId());
+        MDC.put(LogFields.TRACE_ID, ids.getTraceId());
+        MDC.put(LogFields.SPAN_ID, ids.getSpanId());
         Scope current = span.makeCurrent();
         try {
             boolean handled = super.handle(request, response, new Ending(callback, span, response));
@@ -102,8 +100,8 @@ final class RequestSpans extends Handler.Wrapper {
             throw e;
         } finally {
             current.close();
-            MDC.remove(TRACE_ID_MDC_KEY);
-            MDC.remove(SPAN_ID_MDC_KEY);
+            MDC.remove(LogFields.TRACE_ID);
+            MDC.remove(LogFields.SPAN_ID);
         }
     }
 
