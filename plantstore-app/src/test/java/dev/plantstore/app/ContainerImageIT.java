@@ -240,7 +240,6 @@ class ContainerImageIT {
         awaitListening(container, api);
         assertEquals(200, status(management, "/health/ready"), "ready on the management port the image exposes");
 
-        long stopAsked = System.nanoTime();
         Process stop = new ProcessBuilder(podman("stop", "-t", Long.toString(GRACE_PERIOD.toSeconds()), container))
                 .redirectErrorStream(true).redirectOutput(work.resolve(container + "-stop.txt").toFile()).start();
         boolean notReady = Poll.until(Duration.ofSeconds(5), Duration.ofMillis(50),
@@ -251,12 +250,11 @@ class ContainerImageIT {
         assertEquals(200, createdWhileDraining.statusCode(), "the API still serves while it drains");
 
         assertTrue(stop.waitFor(GRACE_PERIOD.toSeconds() + 10, TimeUnit.SECONDS), "podman stop returns");
-        Duration took = Duration.ofNanos(System.nanoTime() - stopAsked);
         assertEquals(0, stop.exitValue(), Files.readString(work.resolve(container + "-stop.txt")));
         String logs = succeed(COMMAND_LIMIT, podman("logs", container));
+        // 0, not SIGKILL's 137: the stop ended within the grace period, however slow this machine is today.
         assertEquals("0", inspect("container", container, "{{.State.ExitCode}}"),
                 "a stop within the grace period, not podman's SIGKILL after it: " + logs);
-        assertTrue(took.compareTo(GRACE_PERIOD) < 0, "stopped after " + took.toMillis() + " ms");
         assertTrue(logs.contains("plantstore draining: not ready, serving for 5 s more"), logs);
         assertTrue(logs.strip().endsWith("plantstore stopped"), logs);
     }
