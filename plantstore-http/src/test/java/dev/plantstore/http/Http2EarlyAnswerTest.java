@@ -102,7 +102,9 @@ class Http2EarlyAnswerTest {
     /**
      * Sends a create with a wrong token and a body of {@code length} bytes, with a Content-Length if {@code declared}:
      * its first kilobyte, and once the answer has arrived the rest, a kilobyte at a time, as a slow link would; then
-     * waits until the server is done with the stream.
+     * waits until the server is done with the stream. A body over the limit is never ended: the server must stop it,
+     * which it can only do with a reset while the client is still sending. Ended, the whole of it could arrive within
+     * the flow-control window before a busy server's answer completed, and the stream would then end without one.
      */
     private Http2Frames.Exchange refusedUpload(int length, boolean declared) throws Exception {
         try (Http2Frames client = Http2Frames.connect(store)) {
@@ -114,10 +116,14 @@ class Http2EarlyAnswerTest {
             Http2Frames.Exchange exchange = client.open(head, false);
             exchange.send(new byte[PIECE], false);
             exchange.awaitStatus();
+            boolean overTheLimit = length > PlantStoreApi.DEFAULT_MAX_BODY_BYTES;
             for (int sent = PIECE; sent < length && !exchange.isReset(); sent += PIECE) {
                 Thread.sleep(PIECE_PAUSE_MILLIS);
                 int piece = Math.min(PIECE, length - sent);
-                exchange.send(new byte[piece], sent + piece == length);
+                exchange.send(new byte[piece], !overTheLimit && sent + piece == length);
+            }
+            if (overTheLimit) {
+                exchange.awaitReset();
             }
             client.awaitEveryStreamDone();
             return exchange;
