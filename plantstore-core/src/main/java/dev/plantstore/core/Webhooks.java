@@ -44,9 +44,11 @@ public final class Webhooks {
 
     /**
      * Events to each of {@code receivers} (absolute http or https URLs, no two alike), signed with each secret of
-     * {@code secrets}: one {@code whsec_<base64>} secret of 24 to 64 bytes, or several separated by spaces while a
-     * secret is being replaced (each request then carries one signature per secret). The outbox files a receiver's
-     * events under its scheme, host, port and path: two receivers may not differ only in user information or query.
+     * {@code secrets}: one {@code whsec_<base64>} secret of 24 to 64 bytes (an HMAC {@code v1,} signature), or several
+     * separated by spaces while a secret is being replaced (each request then carries one signature per secret); and,
+     * beside them or alone, {@code whsk_<base64>} Ed25519 signing keys of 32 bytes (a {@code v1a,} signature each,
+     * which a receiver checks with the public key alone). The outbox files a receiver's events under its scheme, host,
+     * port and path: two receivers may not differ only in user information or query.
      *
      * @throws IllegalArgumentException naming what is wrong, never quoting a secret
      */
