@@ -162,6 +162,12 @@ final class ReceiverWorker {
         long now = System.currentTimeMillis();
         settlement.settle(dispatcher, now);
         report.backlog(now);
+        if (now < health.notBeforeMillis()) {
+            // The receiver asked to be left alone (Retry-After): nothing goes to it, and no write waits for it.
+            pacing.letWritesGo();
+            feed.releaseWaiting();
+            return health.notBeforeMillis() - now;
+        }
         if (health.state() == ReceiverHealth.State.FAILING) {
             return probe(now);
         }

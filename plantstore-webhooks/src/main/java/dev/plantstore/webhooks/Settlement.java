@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * Settles the attempts that ended: a delivered event leaves the outbox with the next batch of removals; a failed one
- * is due again after the back-off, or, past its retry period, given up on ({@link RetryPolicy}). What ended tells the
+ * is due again after the back-off, and not before its receiver's {@code Retry-After} asked, or, past its retry period,
+ * given up on ({@link RetryPolicy}). What ended tells the
  * receiver's health, and the listener hears of each outcome.
  */
 final class Settlement {
@@ -46,7 +47,9 @@ final class Settlement {
             }
         }
         for (Dispatcher.Attempt failure : failed) {
-            retryOrGiveUp(failure, now);
+            long notBefore = failure.retryAfter()
+                    .map(wait -> health.askedToWait(wait, failure.reason(), now)).orElse(0L);
+            retryOrGiveUp(failure, now, notBefore);
         }
         feed.removeDeliveredWhenDue();
         if ((delivered > 0 || !failed.isEmpty()) && health.attemptsEnded(delivered,
@@ -56,7 +59,8 @@ final class Settlement {
         }
     }
 
-    private void retryOrGiveUp(Dispatcher.Attempt attempt, long now) {
+    /** A failed attempt's event is due again after the back-off, and not before {@code notBefore}. */
+    private void retryOrGiveUp(Dispatcher.Attempt attempt, long now, long notBefore) {
         PlantEvent event = attempt.event();
         if (retries.givesUp(event.retryFromMillis(), now)) {
             outbox.giveUp(List.of(event));
@@ -67,7 +71,8 @@ final class Settlement {
                     + retries.retryPeriod() + " (last: " + attempt.reason()
                     + "); it is no longer retried");
         } else {
-            outbox.reschedule(List.of(event), now + retries.backoffMillis(event.attempts() + 1), true);
+            outbox.reschedule(List.of(event), Math.max(now + retries.backoffMillis(event.attempts() + 1), notBefore),
+                    true);
             report.attempted(WebhookListener.Outcome.FAILED);
         }
     }
