@@ -228,8 +228,18 @@ class OptionsTest {
     void aWebhookUrlThatIsNoHttpUrlIsRefusedWhileParsing() {
         assertEquals("--webhook-url: webhook URL ftp://hooks.example/x is not an absolute http or https URL with a "
                 + "host", refusal(Map.of(), "--webhook-url", "https://a.example/x,ftp://hooks.example/x"));
-        assertEquals("PLANTSTORE_WEBHOOK_URL: webhook URL https://a.example/x has a fragment",
-                refusal(Map.of("PLANTSTORE_WEBHOOK_URL", "https://a.example/x#part")));
+        for (String fragment : List.of("part", "rate=0", "rate=10001", "rate=05", "rate=1.5", "rate=")) {
+            assertEquals("PLANTSTORE_WEBHOOK_URL: webhook URL https://a.example/x has a fragment other than #rate=N, "
+                    + "its ceiling of N requests a second (1 to 10000)",
+                    refusal(Map.of("PLANTSTORE_WEBHOOK_URL", "https://a.example/x#" + fragment)));
+        }
+    }
+
+    @Test
+    void aWebhookUrlMayCarryItsRateCeilingAsItsFragment() throws UsageException {
+        assertEquals(List.of(URI.create("https://a.example/x#rate=50"), URI.create("http://b.example/y#rate=10000")),
+                parse(Map.of(), "--webhook-url", "https://a.example/x#rate=50,http://b.example/y#rate=10000")
+                        .get(Options.WEBHOOK_URL));
     }
 
     @Test

@@ -5,12 +5,13 @@ import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Settles the attempts that ended: a delivered event leaves the outbox with the next batch of removals; a failed one
  * is due again after the back-off, and not before its receiver's {@code Retry-After} asked, or, past its retry period,
  * given up on ({@link RetryPolicy}). What ended tells the
- * receiver's health, and the listener hears of each outcome.
+ * receiver's health and its {@link RateCeiling}, and the listener hears of each outcome.
  */
 final class Settlement {
 
@@ -20,15 +21,17 @@ final class Settlement {
     private final ReceiverFeed feed;
     private final ReceiverHealth health;
     private final ReceiverReport report;
+    private final Optional<RateCeiling> ceiling;
 
     Settlement(String key, Outbox outbox, RetryPolicy retries, ReceiverFeed feed, ReceiverHealth health,
-               ReceiverReport report) {
+               ReceiverReport report, Optional<RateCeiling> ceiling) {
         this.key = key;
         this.outbox = outbox;
         this.retries = retries;
         this.feed = feed;
         this.health = health;
         this.report = report;
+        this.ceiling = ceiling;
     }
 
     /** Takes in the attempts that ended since the last turn. */
@@ -37,6 +40,7 @@ final class Settlement {
         List<Dispatcher.Attempt> failed = new ArrayList<>();
         Dispatcher.Attempt attempt;
         while ((attempt = dispatcher.nextEnded()) != null) {
+            ceiling.ifPresent(limit -> limit.ended(System.nanoTime()));
             if (attempt.delivered()) {
                 delivered++;
                 feed.delivered(attempt.event());
