@@ -23,6 +23,7 @@ import static dev.plantstore.app.Options.TOKENS_FILE;
 import static dev.plantstore.app.Options.TRACE_HEALTH;
 import static dev.plantstore.app.Options.TRUSTED_PROXIES;
 import static dev.plantstore.app.Options.WEBHOOK_SECRET_FILE;
+import static dev.plantstore.app.Options.WEBHOOK_SIGNING_KEY_FILE;
 import static dev.plantstore.app.Options.WEBHOOK_URL;
 
 import dev.plantstore.core.CommitListener;
@@ -150,9 +151,11 @@ public final class Main {
         Optional<PrometheusMeterRegistry> metrics = options.get(MANAGEMENT_PORT).isPresent()
                 ? Optional.of(measured(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
                 : Optional.empty();
-        Optional<Webhooks> webhooks = WebhookConfig.configured(options.get(WEBHOOK_URL), secrets.webhookSecret(),
-                options.get(WEBHOOK_SECRET_FILE),
+        Optional<WebhookConfig> webhookConfig = WebhookConfig.configured(options.get(WEBHOOK_URL),
+                new WebhookConfig.Source(secrets.webhookSecret(), options.get(WEBHOOK_SECRET_FILE)),
+                new WebhookConfig.Source(secrets.webhookSigningKey(), options.get(WEBHOOK_SIGNING_KEY_FILE)),
                 metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE));
+        Optional<Webhooks> webhooks = webhookConfig.map(WebhookConfig::webhooks);
         TokenVerifier verifier = verifier(options, secrets, tokens, closing);
         Optional<ReloadingTls> tls = Optional.empty();
         if (options.tlsFiles().isPresent()) {
@@ -188,6 +191,8 @@ public final class Main {
         webhooks.ifPresent(w -> out.println("webhooks to " + w.receivers().size() + " receiver"
                 + (w.receivers().size() == 1 ? "" : "s") + ", each event retried for " + w.retryPeriod().toHours()
                 + " h"));
+        webhookConfig.ifPresent(config -> config.publicKeys().forEach(key ->
+                out.println("webhooks signed with Ed25519 key " + key + " (receivers verify with it)")));
         tracing.ifPresent(sdk -> out.println("traces exported as the OTEL_* variables say"));
         String scheme = tls.isPresent() ? "https://" : "http://";
         tls.ifPresent(keys -> out.println("TLS 1.3 and 1.2, HTTP/2 and HTTP/1.1, certificate " + keys.describe()));

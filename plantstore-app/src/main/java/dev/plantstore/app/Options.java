@@ -111,12 +111,17 @@ final class Options {
             given -> parseInt(given, 0, 100_000_000), String.valueOf(ClientLimits.DEFAULT_MIN_BODY_BYTES_PER_SECOND));
     static final Option<List<URI>> WEBHOOK_URL = Option.withoutDefault("--webhook-url", "URLS",
             "comma-separated http or https URLs that get each plant event, signed as Standard Webhooks (the secret "
-                    + "from PLANTSTORE_WEBHOOK_SECRET or --webhook-secret-file)",
+                    + "from PLANTSTORE_WEBHOOK_SECRET or --webhook-secret-file, the Ed25519 signing key from "
+                    + "PLANTSTORE_WEBHOOK_SIGNING_KEY or --webhook-signing-key-file, or both)",
             OptionValues::parseUrls, List.of(), "none");
     static final Option<Optional<Path>> WEBHOOK_SECRET_FILE = Option.withoutDefault("--webhook-secret-file", "FILE",
             "the webhooks' signing secret, whsec_ and base64; while one is replaced, the new and the old one, each "
                     + "on a line of its own",
             given -> Optional.of(Path.of(requireNonBlank(given))), Optional.empty(), "");
+    static final Option<Optional<Path>> WEBHOOK_SIGNING_KEY_FILE = Option.withoutDefault("--webhook-signing-key-file",
+            "FILE", "the webhooks' Ed25519 signing key, whsk_ and base64 (made by webhooks signing-key), whose public "
+                    + "key receivers verify with; while one is replaced, the new and the old one, each on a line of "
+                    + "its own", given -> Optional.of(Path.of(requireNonBlank(given))), Optional.empty(), "");
 
     static final Option<Optional<URI>> OIDC_ISSUER = Option.withoutDefault("--oidc-issuer", "URL",
             "also accept JWT access tokens from this OpenID Connect / OAuth 2.0 issuer, exactly as its tokens' iss "
@@ -138,7 +143,8 @@ final class Options {
     static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, MIGRATE,
             DB_POOL_SIZE, DOCS, CORS_ORIGINS, AUTH_FAILURE_LIMIT, TRUSTED_PROXIES, IDLE_TIMEOUT, MANAGEMENT_PORT,
             MANAGEMENT_HOST, LOG_FORMAT, TRACE_HEALTH, DRAIN, MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL,
-            WEBHOOK_SECRET_FILE, OIDC_ISSUER, OIDC_AUDIENCE, OIDC_CLOCK_SKEW, OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE,
+            WEBHOOK_SECRET_FILE, WEBHOOK_SIGNING_KEY_FILE, OIDC_ISSUER, OIDC_AUDIENCE, OIDC_CLOCK_SKEW,
+            OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE,
             TlsOptions.CERT_FILE, TlsOptions.KEY_FILE, TlsOptions.KEY_PASSWORD_FILE, TlsOptions.CLIENT_CA_FILE);
 
     static final Secret TOKENS = new Secret("PLANTSTORE_TOKENS", "bearer tokens, comma-separated, used together with "
@@ -148,9 +154,12 @@ final class Options {
             "PostgreSQL password, if the --store URL gives none");
     static final Secret WEBHOOK_SECRET = new Secret("PLANTSTORE_WEBHOOK_SECRET", "the webhooks' signing secret, "
             + "whsec_ and base64, instead of --webhook-secret-file; several separated by spaces while one is replaced");
+    static final Secret WEBHOOK_SIGNING_KEY = new Secret("PLANTSTORE_WEBHOOK_SIGNING_KEY", "the webhooks' Ed25519 "
+            + "signing key, whsk_ and base64, instead of --webhook-signing-key-file; several separated by spaces while "
+            + "one is replaced");
 
     /** Every value taken from the environment alone. */
-    static final List<Secret> SECRETS = List.of(TOKENS, DB_USER, DB_PASSWORD, WEBHOOK_SECRET);
+    static final List<Secret> SECRETS = List.of(TOKENS, DB_USER, DB_PASSWORD, WEBHOOK_SECRET, WEBHOOK_SIGNING_KEY);
 
     static final String USAGE = Help.usage(TABLE, List.of(Action.values()), SECRETS);
 
@@ -180,6 +189,10 @@ final class Options {
                 throw new UsageException(flag + " is not an option: a secret on the command line is visible to every "
                         + "user through ps; use PLANTSTORE_WEBHOOK_SECRET or --webhook-secret-file");
             }
+            if (flag.equals("--webhook-signing-key")) {
+                throw new UsageException(flag + " is not an option: a key on the command line is visible to every "
+                        + "user through ps; use PLANTSTORE_WEBHOOK_SIGNING_KEY or --webhook-signing-key-file");
+            }
             if (!byFlag.containsKey(flag)) {
                 throw new UsageException(
                         (arg.startsWith("-") ? "unknown option " : "unexpected argument ") + arg + " (see --help)");
@@ -197,22 +210,24 @@ final class Options {
 
     /** The secrets in {@code env}: the one other place the environment is read for configuration. */
     static Secrets secrets(Map<String, String> env) {
-        return new Secrets(TOKENS.in(env), DB_USER.in(env), DB_PASSWORD.in(env), WEBHOOK_SECRET.in(env));
+        return new Secrets(TOKENS.in(env), DB_USER.in(env), DB_PASSWORD.in(env), WEBHOOK_SECRET.in(env),
+                WEBHOOK_SIGNING_KEY.in(env));
     }
 
     /**
-     * Tokens, database credentials and the webhooks' signing secret; {@link #toString()} shows which are set, never
-     * their values.
+     * Tokens, database credentials and the webhooks' signing secret and key; {@link #toString()} shows which are set,
+     * never their values.
      */
     record Secrets(Optional<String> tokens, Optional<String> databaseUser, Optional<String> databasePassword,
-                   Optional<String> webhookSecret) {
+                   Optional<String> webhookSecret, Optional<String> webhookSigningKey) {
 
         @Override
         public String toString() {
             return "Secrets[tokens " + (tokens.isPresent() ? "set" : "unset") + ", database user "
                     + (databaseUser.isPresent() ? "set" : "unset") + ", database password "
                     + (databasePassword.isPresent() ? "set" : "unset") + ", webhook secret "
-                    + (webhookSecret.isPresent() ? "set" : "unset") + "]";
+                    + (webhookSecret.isPresent() ? "set" : "unset") + ", webhook signing key "
+                    + (webhookSigningKey.isPresent() ? "set" : "unset") + "]";
         }
     }
 

@@ -1,24 +1,35 @@
 package dev.plantstore.app;
 
 import static dev.plantstore.app.Options.STORE;
+import static dev.plantstore.app.Options.WEBHOOK_SIGNING_KEY_FILE;
 import static dev.plantstore.app.Options.WEBHOOK_URL;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.UndeliverableEvents;
 import dev.plantstore.sqlite.DurableSqlite;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.sqlite.SQLiteDataSource;
 import org.sqlite.SQLiteOpenMode;
 
 /**
  * {@code java -jar plantstore.jar webhooks undeliverable|redeliver [OPTIONS]}: an operator's view of the events given
- * up on, and their redelivery, beside running servers and without SQL. It takes the server's own options and
+ * up on, and their redelivery, beside running servers and without SQL; {@code webhooks signing-key FILE} and
+ * {@code webhooks public-key}, the Ed25519 signing key's making and its public key for receivers. It takes the
+ * server's own options and
  * environment, so it opens the database the server does; with {@code --webhook-url} it keeps to those receivers.
  * Whoever may open that database (the SQLite file's permissions, the PostgreSQL role) may run it; it opens no port.
  */
@@ -28,8 +39,13 @@ final class WebhooksCommand {
     static final String USAGE = """
         Usage: java -jar plantstore.jar webhooks undeliverable [OPTIONS]   list the events given up on
                java -jar plantstore.jar webhooks redeliver [OPTIONS]       send them again, with a fresh retry period
+               java -jar plantstore.jar webhooks signing-key FILE          write a new Ed25519 signing key to FILE
+                                                                           (readable by its owner only), print its
+                                                                           public key
+               java -jar plantstore.jar webhooks public-key [OPTIONS]      print the public key of each signing key
         OPTIONS are the server's: --store (or PLANTSTORE_STORE) names the database, --webhook-url keeps to those
-        receivers; PostgreSQL credentials come from PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD.
+        receivers; PostgreSQL credentials come from PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD; the signing keys
+        from --webhook-signing-key-file or PLANTSTORE_WEBHOOK_SIGNING_KEY.
         """;
     private static final int LISTED_AT_MOST = 1_000;
 
@@ -41,7 +57,10 @@ final class WebhooksCommand {
      * does not exist among them). A failure is one line on {@code err}, credentials masked as the server masks them.
      */
     static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
-        if (args.isEmpty() || !(args.get(0).equals("undeliverable") || args.get(0).equals("redeliver"))) {
+        if (!args.isEmpty() && args.get(0).equals("signing-key")) {
+            return newSigningKey(args.subList(1, args.size()), out, err);
+        }
+        if (args.isEmpty() || !List.of("undeliverable", "redeliver", "public-key").contains(args.get(0))) {
             err.print(USAGE);
             return 2;
         }
@@ -58,6 +77,9 @@ final class WebhooksCommand {
                 case VERSION -> BuildInfo.OF_THIS_BUILD.line() + System.lineSeparator();
             });
             return 0;
+        }
+        if (args.get(0).equals("public-key")) {
+            return publicKeys(options, env, out, err);
         }
         if (!(options.get(STORE) instanceof StoreSpec.Sqlite) && !(options.get(STORE) instanceof StoreSpec.Postgres)) {
             err.println("plantstore: webhooks " + args.get(0) + " needs --store sqlite:PATH or jdbc:postgresql:...; "
@@ -101,6 +123,50 @@ final class WebhooksCommand {
             if (dataSource instanceof HikariDataSource pool) {
                 pool.close();
             }
+        }
+    }
+
+    /** Writes a new signing key to the one file named, which must not exist, readable and writable by its owner. */
+    private static int newSigningKey(List<String> args, PrintStream out, PrintStream err) {
+        if (args.size() != 1 || args.get(0).startsWith("-")) {
+            err.print(USAGE);
+            return 2;
+        }
+        Path file = Path.of(args.get(0));
+        String key = WebhookSigningKeys.generate();
+        try (var channel = Files.newByteChannel(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+            channel.write(ByteBuffer.wrap((key + "\n").getBytes(StandardCharsets.US_ASCII)));
+        } catch (FileAlreadyExistsException e) {
+            err.println("plantstore: " + file + " already exists; a signing key is never written over: name a new "
+                    + "file");
+            return 2;
+        } catch (IOException | UnsupportedOperationException e) {
+            err.println("plantstore: cannot write " + file + ": " + e.getMessage());
+            return 1;
+        }
+        try {
+            out.println(WebhookSigningKeys.publicKeys(key).get(0));
+        } catch (UsageException e) {
+            throw new IllegalStateException("a new signing key is malformed: " + e.getMessage(), e);
+        }
+        return 0;
+    }
+
+    private static int publicKeys(Options options, Map<String, String> env, PrintStream out, PrintStream err) {
+        var source = new WebhookConfig.Source(Options.secrets(env).webhookSigningKey(),
+                options.get(WEBHOOK_SIGNING_KEY_FILE));
+        if (!source.given()) {
+            err.println("plantstore: webhooks public-key needs --webhook-signing-key-file or "
+                    + "PLANTSTORE_WEBHOOK_SIGNING_KEY");
+            return 2;
+        }
+        try {
+            WebhookSigningKeys.publicKeys(source.read("webhook signing key file").orElseThrow()).forEach(out::println);
+            return 0;
+        } catch (UsageException e) {
+            err.println("plantstore: " + e.getMessage());
+            return 2;
         }
     }
 

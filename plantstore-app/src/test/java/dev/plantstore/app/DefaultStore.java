@@ -12,7 +12,8 @@ final class DefaultStore {
 
     static PlantStore open(StoreSpec spec, Closing closing) throws StartupException {
         var access = new OpenStore.Access(Options.MIGRATE.defaultValue(), Options.DB_POOL_SIZE.defaultValue());
-        var noSecrets = new Options.Secrets(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        var noSecrets = new Options.Secrets(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty());
         return OpenStore.open(spec, access, noSecrets, CommitListener.NONE, Optional.empty(), closing);
     }
 }

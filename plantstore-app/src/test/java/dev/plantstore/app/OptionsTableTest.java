@@ -46,7 +46,7 @@ class OptionsTableTest {
         looked.clear();
         Options.secrets(env);
         assertEquals(Set.of("PLANTSTORE_TOKENS", "PLANTSTORE_DB_USER", "PLANTSTORE_DB_PASSWORD",
-                "PLANTSTORE_WEBHOOK_SECRET"), looked);
+                "PLANTSTORE_WEBHOOK_SECRET", "PLANTSTORE_WEBHOOK_SIGNING_KEY"), looked);
     }
 
     @Test

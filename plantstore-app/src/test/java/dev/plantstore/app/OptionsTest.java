@@ -50,6 +50,7 @@ class OptionsTest {
                 entry(Options.MIN_BODY_RATE, 256),
                 entry(Options.WEBHOOK_URL, List.of()),
                 entry(Options.WEBHOOK_SECRET_FILE, Optional.empty()),
+                entry(Options.WEBHOOK_SIGNING_KEY_FILE, Optional.empty()),
                 entry(Options.OIDC_ISSUER, Optional.empty()),
                 entry(Options.OIDC_AUDIENCE, Optional.empty()),
                 entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),
@@ -71,7 +72,8 @@ class OptionsTest {
                 "--idle-timeout", "5", "--management-port", "0", "--management-host=0.0.0.0", "--log-format", "JSON",
                 "--trace-health", "on", "--drain-seconds", "0", "--max-connections", "500", "--min-body-rate", "0",
                 "--webhook-url", "https://a.example/hook,http://b.example:8080/x", "--webhook-secret-file", "/etc/s",
-                "--trusted-proxies", "10.0.0.0/8, ::1", "--migrate", "off", "--db-pool-size=3");
+                "--webhook-signing-key-file", "/etc/k", "--trusted-proxies", "10.0.0.0/8, ::1", "--migrate", "off",
+                "--db-pool-size=3");
         assertEquals(Map.<Option<?>, Object>ofEntries(
                 entry(Options.HOST, "127.0.0.1"),
                 entry(Options.PORT, 0),
@@ -94,6 +96,7 @@ class OptionsTest {
                 entry(Options.WEBHOOK_URL,
                         List.of(URI.create("https://a.example/hook"), URI.create("http://b.example:8080/x"))),
                 entry(Options.WEBHOOK_SECRET_FILE, Optional.of(Path.of("/etc/s"))),
+                entry(Options.WEBHOOK_SIGNING_KEY_FILE, Optional.of(Path.of("/etc/k"))),
                 entry(Options.OIDC_ISSUER, Optional.empty()),
                 entry(Options.OIDC_AUDIENCE, Optional.empty()),
                 entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),
@@ -150,6 +153,7 @@ class OptionsTest {
                 "PLANTSTORE_MAX_CONNECTIONS", "20000", "PLANTSTORE_MIN_BODY_RATE", "1024",
                 "PLANTSTORE_WEBHOOK_URL", "http://hooks.example/", "PLANTSTORE_WEBHOOK_SECRET_FILE", "secret",
                 "PLANTSTORE_TRUSTED_PROXIES", "192.0.2.0/24"));
+        env.put("PLANTSTORE_WEBHOOK_SIGNING_KEY_FILE", "signing-key");
         env.putAll(Map.of("PLANTSTORE_MIGRATE", "no", "PLANTSTORE_DB_POOL_SIZE", "40",
                 "PLANTSTORE_TRACE_HEALTH", "on"));
         assertEquals(Map.<Option<?>, Object>ofEntries(
@@ -173,6 +177,7 @@ class OptionsTest {
                 entry(Options.MIN_BODY_RATE, 1024),
                 entry(Options.WEBHOOK_URL, List.of(URI.create("http://hooks.example/"))),
                 entry(Options.WEBHOOK_SECRET_FILE, Optional.of(Path.of("secret"))),
+                entry(Options.WEBHOOK_SIGNING_KEY_FILE, Optional.of(Path.of("signing-key"))),
                 entry(Options.OIDC_ISSUER, Optional.empty()),
                 entry(Options.OIDC_AUDIENCE, Optional.empty()),
                 entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),
@@ -191,6 +196,9 @@ class OptionsTest {
         assertEquals("--webhook-secret is not an option: a secret on the command line is visible to every user "
                 + "through ps; use PLANTSTORE_WEBHOOK_SECRET or --webhook-secret-file",
                 refusal(Map.of(), "--webhook-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
+        assertEquals("--webhook-signing-key is not an option: a key on the command line is visible to every user "
+                + "through ps; use PLANTSTORE_WEBHOOK_SIGNING_KEY or --webhook-signing-key-file",
+                refusal(Map.of(), "--webhook-signing-key=" + WebhookConfigTest.RFC_8032_SIGNING_KEY));
         assertEquals("--webhook-url: 'http://a b' is not a URL", refusal(Map.of(), "--webhook-url", "http://a b"));
     }
 
@@ -220,8 +228,18 @@ class OptionsTest {
     void aWebhookUrlThatIsNoHttpUrlIsRefusedWhileParsing() {
         assertEquals("--webhook-url: webhook URL ftp://hooks.example/x is not an absolute http or https URL with a "
                 + "host", refusal(Map.of(), "--webhook-url", "https://a.example/x,ftp://hooks.example/x"));
-        assertEquals("PLANTSTORE_WEBHOOK_URL: webhook URL https://a.example/x has a fragment",
-                refusal(Map.of("PLANTSTORE_WEBHOOK_URL", "https://a.example/x#part")));
+        for (String fragment : List.of("part", "rate=0", "rate=10001", "rate=05", "rate=1.5", "rate=")) {
+            assertEquals("PLANTSTORE_WEBHOOK_URL: webhook URL https://a.example/x has a fragment other than #rate=N, "
+                    + "its ceiling of N requests a second (1 to 10000)",
+                    refusal(Map.of("PLANTSTORE_WEBHOOK_URL", "https://a.example/x#" + fragment)));
+        }
+    }
+
+    @Test
+    void aWebhookUrlMayCarryItsRateCeilingAsItsFragment() throws UsageException {
+        assertEquals(List.of(URI.create("https://a.example/x#rate=50"), URI.create("http://b.example/y#rate=10000")),
+                parse(Map.of(), "--webhook-url", "https://a.example/x#rate=50,http://b.example/y#rate=10000")
+                        .get(Options.WEBHOOK_URL));
     }
 
     @Test

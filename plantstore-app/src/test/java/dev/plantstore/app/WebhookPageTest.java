@@ -8,7 +8,13 @@ import com.example.receiver.VerifyWebhook;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.Signature;
+import java.security.spec.EdECPrivateKeySpec;
+import java.security.spec.NamedParameterSpec;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,5 +48,32 @@ class WebhookPageTest {
         assertFalse(VerifyWebhook.isSigned(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265331", signature, body));
         assertFalse(VerifyWebhook.isAuthentic(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", signature, body),
                 "a request from 2021 is too old");
+    }
+
+    /**
+     * Standard Webhooks gives no test vector for its Ed25519 scheme: RFC 8032's first key pair signs a request here
+     * (Ed25519 signatures are deterministic), and the sample checks it with the public key alone.
+     */
+    @Test
+    void theSampleChecksAnEd25519SignatureWithThePublicKeyAloneAndRefusesAChangedRequest() throws Exception {
+        String id = "msg_p5jXN8AQM9LWM0D4loKWxJek";
+        String timestamp = Long.toString(Instant.now().getEpochSecond());
+        byte[] body = "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8);
+        Signature signer = Signature.getInstance("Ed25519");
+        signer.initSign(KeyFactory.getInstance("Ed25519").generatePrivate(new EdECPrivateKeySpec(
+                NamedParameterSpec.ED25519, Base64.getDecoder().decode(
+                        WebhookConfigTest.RFC_8032_SIGNING_KEY.substring("whsk_".length())))));
+        signer.update((id + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8));
+        signer.update(body);
+        String signature = "v1a," + Base64.getEncoder().encodeToString(signer.sign());
+        String publicKey = WebhookConfigTest.RFC_8032_PUBLIC_KEY;
+        assertTrue(VerifyWebhook.isAuthentic(publicKey, id, timestamp, "v1,bm90IGl0 " + signature, body));
+        assertFalse(VerifyWebhook.isSigned(publicKey, id + "x", timestamp, signature, body));
+        assertFalse(VerifyWebhook.isSigned(publicKey, id, timestamp, signature,
+                "{\"test\": 2432232315}".getBytes(StandardCharsets.UTF_8)));
+        assertFalse(VerifyWebhook.isSigned(publicKey, id, timestamp, signature.replace("v1a,", "v1,"), body),
+                "an HMAC signature's place is never read as Ed25519's");
+        assertFalse(VerifyWebhook.isSigned(WebhookSigningKeys.publicKeys(WebhookSigningKeys.generate()).get(0), id,
+                timestamp, signature, body), "another key's public key");
     }
 }

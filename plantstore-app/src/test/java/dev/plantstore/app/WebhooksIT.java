@@ -99,6 +99,26 @@ class WebhooksIT {
     }
 
     @Test
+    void aReceiverAnswering429WithRetryAfterGetsItsNextRequestNoSoonerAndItsStateLineSaysWhy() throws Exception {
+        receiver.answer(429, "3");
+        try (var jar = RunningJar.start(dir, env())) {
+            assertEquals(200, create(jar, 1, "Plant 1"));
+            assertTrue(Poll.until(WAIT, LOOK, () -> receiver.received().size() >= 1), "the first attempt");
+            // Writes go on while the receiver waits, and do not wait for it.
+            for (int id = 2; id <= 5; id++) {
+                assertEquals(200, create(jar, id, "Plant " + id));
+            }
+            receiver.answer(204);
+            assertTrue(Poll.until(WAIT, LOOK, () -> acceptedCount(5)), () -> receiver.received().toString());
+            List<Received> requests = receiver.received();
+            long gapNanos = requests.get(1).arrivedAtNanos() - requests.get(0).arrivedAtNanos();
+            assertTrue(gapNanos >= Duration.ofSeconds(3).toNanos(), "the next request came after " + gapNanos + " ns");
+            assertTrue(jar.outputSoFar().contains("webhooks to " + receiver.url() + ": failing (HTTP 429); waiting 3 s "
+                    + "before the next attempt, as its Retry-After asks"), jar::outputSoFar);
+        }
+    }
+
+    @Test
     void aReceiverThatFailsForAWhileGetsEveryEventSignedWithTheSameIdAndBodyOnEachRetry() throws Exception {
         receiver.answer(503);
         try (var jar = RunningJar.start(dir, env(), "--management-port", "0")) {

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Where a store sends its plant events and how it signs them, following
@@ -26,6 +27,9 @@ import java.util.Objects;
  * <p>Immutable. Its {@code toString} never shows a secret.
  */
 public final class Webhooks {
+
+    /** A receiver's fragment that sets its ceiling: {@code rate=N}, N requests a second from 1 to 10000. */
+    private static final Pattern RATE_CEILING = Pattern.compile("rate=([1-9][0-9]{0,3}|10000)");
 
     /** How long an event is retried before it is given up on as undeliverable. */
     public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofHours(72);
@@ -44,9 +48,12 @@ public final class Webhooks {
 
     /**
      * Events to each of {@code receivers} (absolute http or https URLs, no two alike), signed with each secret of
-     * {@code secrets}: one {@code whsec_<base64>} secret of 24 to 64 bytes, or several separated by spaces while a
-     * secret is being replaced (each request then carries one signature per secret). The outbox files a receiver's
-     * events under its scheme, host, port and path: two receivers may not differ only in user information or query.
+     * {@code secrets}: one {@code whsec_<base64>} secret of 24 to 64 bytes (an HMAC {@code v1,} signature), or several
+     * separated by spaces while a secret is being replaced (each request then carries one signature per secret); and,
+     * beside them or alone, {@code whsk_<base64>} Ed25519 signing keys of 32 bytes (a {@code v1a,} signature each,
+     * which a receiver checks with the public key alone). The outbox files a receiver's events under its scheme, host,
+     * port and path: two receivers may not differ only in user information or query. A receiver's fragment
+     * {@code #rate=N} (never sent) keeps its requests to at most N starting in any second.
      *
      * @throws IllegalArgumentException naming what is wrong, never quoting a secret
      */
@@ -62,7 +69,7 @@ public final class Webhooks {
             URI earlier = seen.putIfAbsent(receiverKey(receiver), receiver);
             if (earlier != null) {
                 throw new IllegalArgumentException("webhook URL " + receiverKey(receiver) + " is given twice"
-                        + (earlier.equals(receiver) ? "" : ", differing only in user information or query"));
+                        + (earlier.equals(receiver) ? "" : ", differing only in user information, query or ceiling"));
             }
         }
         return new Webhooks(List.copyOf(receivers), WebhookSecrets.parse(secrets), WebhookListener.NONE,
@@ -114,8 +121,8 @@ public final class Webhooks {
      * {@code receiver}, checked as {@link #to} checks each, for a caller that reads its URLs before it has the secret.
      *
      * @throws IllegalArgumentException when it is not an absolute http or https URL with a host, has a port outside
-     *                                  1 to 65535 or has a fragment; the message quotes it without user information,
-     *                                  query or fragment
+     *                                  1 to 65535 or has a fragment other than {@code #rate=N}; the message quotes it
+     *                                  without user information, query or fragment
      */
     public static URI requireReceiver(URI receiver) {
         Objects.requireNonNull(receiver, "null receiver");
@@ -129,8 +136,9 @@ public final class Webhooks {
             throw new IllegalArgumentException("webhook URL " + receiverKey(receiver)
                     + " has a port outside 1 to 65535");
         }
-        if (receiver.getRawFragment() != null) {
-            throw new IllegalArgumentException("webhook URL " + receiverKey(receiver) + " has a fragment");
+        if (receiver.getRawFragment() != null && !RATE_CEILING.matcher(receiver.getRawFragment()).matches()) {
+            throw new IllegalArgumentException("webhook URL " + receiverKey(receiver) + " has a fragment other than "
+                    + "#rate=N, its ceiling of N requests a second (1 to 10000)");
         }
         return receiver;
     }

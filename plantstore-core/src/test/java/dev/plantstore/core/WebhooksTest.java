@@ -51,8 +51,20 @@ class WebhooksTest {
         var refused = assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(
                 URI.create("https://a:pw@hooks.example/x?token=1"), URI.create("https://hooks.example/x?token=2")),
                 SECRET));
-        assertEquals("webhook URL https://hooks.example/x is given twice, differing only in user information or query",
-                refused.getMessage());
+        assertEquals("webhook URL https://hooks.example/x is given twice, differing only in user information, query "
+                + "or ceiling", refused.getMessage());
+        var twoCeilings = assertThrows(IllegalArgumentException.class, () -> Webhooks.to(List.of(
+                URI.create("https://hooks.example/x#rate=5"), URI.create("https://hooks.example/x#rate=50")), SECRET));
+        assertEquals(refused.getMessage(), twoCeilings.getMessage());
+    }
+
+    @Test
+    void aReceiversOnlyFragmentIsItsCeilingOfOneTo10000RequestsASecond() {
+        assertEquals(URI.create("https://hooks.example/x#rate=10000"),
+                Webhooks.requireReceiver(URI.create("https://hooks.example/x#rate=10000")));
+        assertEquals("webhook URL https://hooks.example/x has a fragment other than #rate=N, its ceiling of N requests "
+                + "a second (1 to 10000)", assertThrows(IllegalArgumentException.class,
+                () -> Webhooks.requireReceiver(URI.create("https://hooks.example/x#rate=0"))).getMessage());
     }
 
     @Test

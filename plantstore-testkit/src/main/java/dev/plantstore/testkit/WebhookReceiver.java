@@ -49,6 +49,7 @@ public final class WebhookReceiver implements AutoCloseable {
     private int sameIdOverlaps;
     private long acceptedCount;
     private volatile int status = 200;
+    private volatile String retryAfter;
     private volatile long delayMillis;
     private volatile boolean hang;
 
@@ -70,6 +71,12 @@ public final class WebhookReceiver implements AutoCloseable {
 
     /** Every later request is answered with {@code status}. */
     public void answer(int status) {
+        answer(status, null);
+    }
+
+    /** Every later request is answered with {@code status} and, unless null, {@code Retry-After: retryAfter}. */
+    public void answer(int status, String retryAfter) {
+        this.retryAfter = retryAfter;
         this.status = status;
         this.hang = false;
     }
@@ -138,6 +145,10 @@ public final class WebhookReceiver implements AutoCloseable {
             synchronized (this) {
                 inFlight.merge(String.valueOf(id), -1, Integer::sum);
             }
+        }
+        String asked = retryAfter;
+        if (!hanging && asked != null) {
+            exchange.getResponseHeaders().set("Retry-After", asked);
         }
         exchange.sendResponseHeaders(hanging ? 503 : answer, -1);
         exchange.close();

@@ -2,6 +2,8 @@ package dev.plantstore.webhooks;
 
 import dev.plantstore.core.webhooks.PlantEvent;
 import io.opentelemetry.api.trace.Span;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,8 +18,12 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class Dispatcher {
 
-    /** What one attempt came to, when it ended; {@code reason} says why it failed, never with the answer's body. */
-    record Attempt(PlantEvent event, boolean delivered, String reason, long endedAtMillis) {
+    /**
+     * What one attempt came to, when it ended; {@code reason} says why it failed, never with the answer's body;
+     * {@code retryAfter}, how long the receiver asked to be left alone.
+     */
+    record Attempt(PlantEvent event, boolean delivered, String reason, long endedAtMillis,
+                   Optional<Duration> retryAfter) {
     }
 
     private final Transport transport;
@@ -77,9 +83,10 @@ final class Dispatcher {
         long endedAt = System.currentTimeMillis();
         if (outcome instanceof Transport.Outcome.Answered answered) {
             int status = answered.status();
-            ended.add(new Attempt(event, status >= 200 && status < 300, "HTTP " + status, endedAt));
+            ended.add(new Attempt(event, status >= 200 && status < 300, "HTTP " + status, endedAt,
+                    answered.retryAfter()));
         } else if (outcome instanceof Transport.Outcome.Failed failed) {
-            ended.add(new Attempt(event, false, failed.reason(), endedAt));
+            ended.add(new Attempt(event, false, failed.reason(), endedAt, Optional.empty()));
         }
         inFlight.decrementAndGet();
         wake.run();

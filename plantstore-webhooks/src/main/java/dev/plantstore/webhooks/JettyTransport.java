@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
@@ -14,8 +15,11 @@ import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpDateTime;
 import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpStatus;
 
 /**
  * Requests to one receiver through the delivery's one Jetty {@link HttpClient} ({@link WebhookHttpClient}): each
@@ -27,6 +31,9 @@ final class JettyTransport implements Transport {
 
     /** How Jetty names one of its objects in a message: its class, then {@code @} and its hash in hexadecimal. */
     private static final Pattern NAMES_AN_OBJECT = Pattern.compile("\\w@\\p{XDigit}+");
+    /** {@code Retry-After} as delay-seconds (RFC 9110): digits only. */
+    private static final Pattern DELAY_SECONDS = Pattern.compile("[0-9]+");
+    private static final Duration LONGEST_ASKED = Duration.ofSeconds(999_999_999_999L);
 
     private final URI target;
     private final Duration deadline;
@@ -103,7 +110,7 @@ final class JettyTransport implements Transport {
         @Override
         public void onHeaders(Response response) {
             if (!isSuccess(response.getStatus())) {
-                response.abort(new RefusedAnswer(response.getStatus()));
+                response.abort(new RefusedAnswer(response.getStatus(), retryAfter(response)));
             }
         }
 
@@ -124,7 +131,7 @@ final class JettyTransport implements Transport {
         }
         Throwable failure = result.getFailure();
         if (failure instanceof RefusedAnswer refused) {
-            return new Outcome.Answered(refused.status);
+            return new Outcome.Answered(refused.status, refused.retryAfter);
         }
         if (failure instanceof TimeoutException) {
             return new Outcome.Failed("no answer within " + deadline.toSeconds() + " s");
@@ -136,6 +143,27 @@ final class JettyTransport implements Transport {
         Throwable failure = result.getFailure();
         return result.isFailed() && result.getResponse().getStatus() == 0
                 && (failure instanceof EOFException || failure instanceof ClosedChannelException);
+    }
+
+    /**
+     * The wait a {@code 429} or {@code 503} asks for in its {@code Retry-After}: seconds, or an HTTP date (read by
+     * Jetty), from now; none for another status, or a value that is neither. A date in the past asks for no wait.
+     */
+    static Optional<Duration> retryAfter(Response response) {
+        int status = response.getStatus();
+        String value = response.getHeaders().get(HttpHeader.RETRY_AFTER);
+        if (status != HttpStatus.TOO_MANY_REQUESTS_429 && status != HttpStatus.SERVICE_UNAVAILABLE_503
+                || value == null) {
+            return Optional.empty();
+        }
+        String given = value.strip();
+        if (DELAY_SECONDS.matcher(given).matches()) {
+            // More digits than a long holds is still a wait longer than any the delivery keeps to.
+            return Optional.of(given.length() > 12 ? LONGEST_ASKED : Duration.ofSeconds(Long.parseLong(given)));
+        }
+        long at = HttpDateTime.parseToEpoch(given);
+        return at < 0 ? Optional.empty()
+                : Optional.of(Duration.ofMillis(Math.max(0, at - System.currentTimeMillis())));
     }
 
     private static boolean isSuccess(int status) {
@@ -172,10 +200,12 @@ final class JettyTransport implements Transport {
     private static final class RefusedAnswer extends Exception {
         private static final long serialVersionUID = 1L;
         private final int status;
+        private final transient Optional<Duration> retryAfter;
 
-        RefusedAnswer(int status) {
+        RefusedAnswer(int status, Optional<Duration> retryAfter) {
             super("HTTP " + status, null, false, false);
             this.status = status;
+            this.retryAfter = retryAfter;
         }
     }
 }

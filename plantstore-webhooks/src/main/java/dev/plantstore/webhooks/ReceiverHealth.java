@@ -1,5 +1,6 @@
 package dev.plantstore.webhooks;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -32,9 +33,16 @@ final class ReceiverHealth {
         FAILING
     }
 
+    /** The longest a receiver's {@code Retry-After} holds its next attempt back; a longer one is cut to this. */
+    static final Duration LONGEST_RETRY_AFTER = Duration.ofHours(1);
+
     private final String key;
     private final RetryPolicy retries;
     private volatile State state = State.KEEPING_UP;
+    /** No attempt starts before this: the receiver asked so with {@code Retry-After}. */
+    private long notBeforeMillis;
+    /** Whether a {@code Retry-After} over the longest was said in the log since the receiver last recovered. */
+    private boolean cutWaitLogged;
     /** Rounds in a row, each ended, in which every attempt failed; 0 unless {@link State#FAILING}. */
     private int failingRounds;
     private long failedAttempts;
@@ -78,9 +86,33 @@ final class ReceiverHealth {
         return nextProbeMillis;
     }
 
+    /** Before this, no attempt at any of the receiver's events starts, whatever its state. */
+    long notBeforeMillis() {
+        return notBeforeMillis;
+    }
+
+    /**
+     * An answer ({@code reason}) asked, with {@code Retry-After}, for {@code wait} before the next attempt: no attempt
+     * starts before then, kept to at most {@link #LONGEST_RETRY_AFTER}. Returns when the next may start.
+     */
+    long askedToWait(Duration wait, String reason, long now) {
+        Duration kept = wait;
+        if (wait.compareTo(LONGEST_RETRY_AFTER) > 0) {
+            kept = LONGEST_RETRY_AFTER;
+            if (!cutWaitLogged) {
+                cutWaitLogged = true;
+                LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": " + reason + " asked for a wait of "
+                        + wait.toSeconds() + " s (Retry-After); it waits " + LONGEST_RETRY_AFTER.toMinutes()
+                        + " minutes, the longest it is held back");
+            }
+        }
+        notBeforeMillis = Math.max(notBeforeMillis, now + kept.toMillis());
+        return notBeforeMillis;
+    }
+
     /** A probe found nothing to send: the next look waits the back-off. */
     void probedNothing(long now) {
-        nextProbeMillis = now + retries.backoffMillis(failingRounds);
+        nextProbeMillis = Math.max(now + retries.backoffMillis(failingRounds), notBeforeMillis);
     }
 
     /**
@@ -102,6 +134,7 @@ final class ReceiverHealth {
             }
             failingRounds = 0;
             failedAttempts = 0;
+            cutWaitLogged = false;
             return recovered;
         }
         boolean startsFailing = state != State.FAILING;
@@ -110,8 +143,12 @@ final class ReceiverHealth {
         if (idle) {
             failingRounds++;
         }
-        nextProbeMillis = now + retries.backoffMillis(failingRounds);
-        if (startsFailing) {
+        nextProbeMillis = Math.max(now + retries.backoffMillis(failingRounds), notBeforeMillis);
+        if (startsFailing && notBeforeMillis > now) {
+            LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": failing (" + lastReason
+                    + "); waiting " + (notBeforeMillis - now + 999) / 1_000
+                    + " s before the next attempt, as its Retry-After asks");
+        } else if (startsFailing) {
             LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": failing (" + lastReason
                     + "); retrying with back-off");
         } else if (idle && failingRounds > 1 && Integer.bitCount(failingRounds) == 1) {

@@ -10,6 +10,7 @@ import dev.plantstore.core.webhooks.PlantEvent;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -17,7 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  * Delivers one receiver's events, on a thread of its own, turn by turn: it settles the attempts that ended
  * ({@link Settlement}), takes what {@link ReceiverFeed} has, sends it through the {@link Dispatcher}, and decides
  * whether writes wait for it ({@link WritePacing}). The receiver's answers set its {@link ReceiverHealth}: while it
- * fails, one event at a time goes, each after the back-off. Somewhat over 200 lines: the thread's loop, its turn and
+ * fails, one event at a time goes, each after the back-off. A receiver's {@link RateCeiling} sits in front of every
+ * send. Somewhat over 200 lines: the thread's loop, its turn and
  * the probe of a failing receiver read best together, as the order in which a turn decides.
  */
 final class ReceiverWorker {
@@ -34,19 +36,24 @@ final class ReceiverWorker {
     private final Settlement settlement;
     private final Dispatcher dispatcher;
     private final WritePacing pacing = new WritePacing();
+    private final Optional<RateCeiling> ceiling;
+    /** Requests that may be in flight at once: the bound, or the ceiling's requests a second if lower. */
+    private final int room;
     private final Thread thread;
     private volatile boolean stopped;
 
     ReceiverWorker(URI receiver, Outbox outbox, Transport transport, WebhookSigner signer,
                    RetryPolicy retries, WebhookListener listener, OpenTelemetry openTelemetry) {
         this.key = DeliverySettings.receiverKey(receiver);
+        this.ceiling = RateCeiling.of(receiver);
+        this.room = Math.min(DeliveryLimits.IN_FLIGHT, ceiling.map(RateCeiling::perSecond).orElse(Integer.MAX_VALUE));
         this.committed = outbox.committed();
         this.backlogs = outbox.backlogs();
         this.retries = retries;
         this.feed = new ReceiverFeed(key, outbox);
         this.health = new ReceiverHealth(key, retries);
         this.report = new ReceiverReport(receiver, key, backlogs, listener);
-        this.settlement = new Settlement(key, outbox, retries, feed, health, report);
+        this.settlement = new Settlement(key, outbox, retries, feed, health, report, ceiling);
         this.thread = DaemonThreads.named("plantstore-webhook " + key).newThread(this::run);
         this.dispatcher = new Dispatcher(transport, signer, new AttemptSpans(openTelemetry, receiver, key),
                 () -> LockSupport.unpark(thread));
@@ -162,17 +169,23 @@ final class ReceiverWorker {
         long now = System.currentTimeMillis();
         settlement.settle(dispatcher, now);
         report.backlog(now);
+        if (now < health.notBeforeMillis()) {
+            // The receiver asked to be left alone (Retry-After): nothing goes to it, and no write waits for it.
+            pacing.letWritesGo();
+            feed.releaseWaiting();
+            return health.notBeforeMillis() - now;
+        }
         if (health.state() == ReceiverHealth.State.FAILING) {
             return probe(now);
         }
         if (health.state() == ReceiverHealth.State.CATCHING_UP) {
             feed.releaseWaiting();
         }
-        int free = dispatcher.free();
+        int free = free();
         // A claim costs a statement whatever it takes: it waits until half the requests are free, or all.
-        if ((free >= DeliveryLimits.IN_FLIGHT / 2 || dispatcher.idle()) && feed.claimDue(now)) {
+        if (free > 0 && (free >= room / 2 || dispatcher.idle()) && feed.claimDue(now)) {
             List<PlantEvent> page = feed.claim(now, free);
-            page.forEach(dispatcher::send);
+            page.forEach(this::send);
             if (page.size() < free && feed.nothingInMemory()) {
                 health.caughtUp();
             }
@@ -183,17 +196,35 @@ final class ReceiverWorker {
             if (event == null) {
                 break;
             }
-            dispatcher.send(event);
+            send(event);
             free--;
         }
         Backlogs.Backlog unsent = backlogs.withoutScan(key)
                 .orElseGet(() -> feed.unsentOfThisProcess(health.state(), report.oldestPendingMillis()));
+        // A receiver at its ceiling is paced as one with every request in flight: writes do not wait for it.
         pacing.decide(unsent.pending(), unsent.oldestRecordedAtMillis(), now,
-                health.state() == ReceiverHealth.State.FAILING || dispatcher.free() <= 0);
-        if (free >= DeliveryLimits.IN_FLIGHT / 2 && feed.claimWanted()) {
+                health.state() == ReceiverHealth.State.FAILING || free() <= 0);
+        if (free >= room / 2 && feed.claimWanted()) {
             return 0;
         }
-        return Math.max(1, Math.min(ReceiverFeed.DELETE_EVERY.toMillis(), feed.nextLookMillis() - now));
+        long wait = Math.min(ReceiverFeed.DELETE_EVERY.toMillis(), feed.nextLookMillis() - now);
+        long untilPermit = ceiling.map(limit -> limit.millisToNextPermit(System.nanoTime())).orElse(0L);
+        if (free <= 0 && untilPermit > 0) {
+            wait = Math.min(wait, untilPermit);
+        }
+        return Math.max(1, wait);
+    }
+
+    /** Requests that may start now: those free of the bound in flight, and within the receiver's ceiling. */
+    private int free() {
+        int free = dispatcher.free();
+        return ceiling.isEmpty() ? free : Math.min(free, ceiling.get().permits(System.nanoTime()));
+    }
+
+    /** Starts an attempt, counted against the receiver's ceiling. */
+    private void send(PlantEvent event) {
+        ceiling.ifPresent(RateCeiling::started);
+        dispatcher.send(event);
     }
 
     /** While the receiver fails: one event at a time, each after the back-off. */
@@ -206,12 +237,16 @@ final class ReceiverWorker {
         if (now < health.nextProbeMillis()) {
             return health.nextProbeMillis() - now;
         }
+        if (free() <= 0) {
+            return Math.max(1, ceiling.map(limit -> limit.millisToNextPermit(System.nanoTime()))
+                    .filter(wait -> wait > 0).orElse(ReceiverFeed.IDLE_LOOK.toMillis()));
+        }
         List<PlantEvent> one = feed.claimOne(now);
         if (one.isEmpty()) {
             health.probedNothing(now);
             return health.nextProbeMillis() - now;
         }
-        dispatcher.send(one.get(0));
+        send(one.get(0));
         return ReceiverFeed.IDLE_LOOK.toMillis();
     }
 }

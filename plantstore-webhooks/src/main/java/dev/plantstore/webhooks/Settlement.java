@@ -5,11 +5,13 @@ import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Settles the attempts that ended: a delivered event leaves the outbox with the next batch of removals; a failed one
- * is due again after the back-off, or, past its retry period, given up on ({@link RetryPolicy}). What ended tells the
- * receiver's health, and the listener hears of each outcome.
+ * is due again after the back-off, and not before its receiver's {@code Retry-After} asked, or, past its retry period,
+ * given up on ({@link RetryPolicy}). What ended tells the
+ * receiver's health and its {@link RateCeiling}, and the listener hears of each outcome.
  */
 final class Settlement {
 
@@ -19,15 +21,17 @@ final class Settlement {
     private final ReceiverFeed feed;
     private final ReceiverHealth health;
     private final ReceiverReport report;
+    private final Optional<RateCeiling> ceiling;
 
     Settlement(String key, Outbox outbox, RetryPolicy retries, ReceiverFeed feed, ReceiverHealth health,
-               ReceiverReport report) {
+               ReceiverReport report, Optional<RateCeiling> ceiling) {
         this.key = key;
         this.outbox = outbox;
         this.retries = retries;
         this.feed = feed;
         this.health = health;
         this.report = report;
+        this.ceiling = ceiling;
     }
 
     /** Takes in the attempts that ended since the last turn. */
@@ -36,6 +40,7 @@ final class Settlement {
         List<Dispatcher.Attempt> failed = new ArrayList<>();
         Dispatcher.Attempt attempt;
         while ((attempt = dispatcher.nextEnded()) != null) {
+            ceiling.ifPresent(limit -> limit.ended(System.nanoTime()));
             if (attempt.delivered()) {
                 delivered++;
                 feed.delivered(attempt.event());
@@ -46,7 +51,9 @@ final class Settlement {
             }
         }
         for (Dispatcher.Attempt failure : failed) {
-            retryOrGiveUp(failure, now);
+            long notBefore = failure.retryAfter()
+                    .map(wait -> health.askedToWait(wait, failure.reason(), now)).orElse(0L);
+            retryOrGiveUp(failure, now, notBefore);
         }
         feed.removeDeliveredWhenDue();
         if ((delivered > 0 || !failed.isEmpty()) && health.attemptsEnded(delivered,
@@ -56,7 +63,8 @@ final class Settlement {
         }
     }
 
-    private void retryOrGiveUp(Dispatcher.Attempt attempt, long now) {
+    /** A failed attempt's event is due again after the back-off, and not before {@code notBefore}. */
+    private void retryOrGiveUp(Dispatcher.Attempt attempt, long now, long notBefore) {
         PlantEvent event = attempt.event();
         if (retries.givesUp(event.retryFromMillis(), now)) {
             outbox.giveUp(List.of(event));
@@ -67,7 +75,8 @@ final class Settlement {
                     + retries.retryPeriod() + " (last: " + attempt.reason()
                     + "); it is no longer retried");
         } else {
-            outbox.reschedule(List.of(event), now + retries.backoffMillis(event.attempts() + 1), true);
+            outbox.reschedule(List.of(event), Math.max(now + retries.backoffMillis(event.attempts() + 1), notBefore),
+                    true);
             report.attempted(WebhookListener.Outcome.FAILED);
         }
     }

@@ -2,6 +2,9 @@ package dev.plantstore.webhooks;
 
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.webhooks.WebhookSigner.SignedRequest;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 
 /** How an event's request leaves the building: one attempt at a time per call, its outcome told exactly once. */
 interface Transport extends AutoCloseable {
@@ -9,8 +12,20 @@ interface Transport extends AutoCloseable {
     /** What one attempt came to. */
     sealed interface Outcome {
 
-        /** A complete, well-formed answer to this event's own request, with this status. */
-        record Answered(int status) implements Outcome {
+        /**
+         * A complete, well-formed answer to this event's own request, with this status; {@code retryAfter} is how long
+         * a {@code 429} or {@code 503} asked the sender to wait ({@code Retry-After}), never negative.
+         */
+        record Answered(int status, Optional<Duration> retryAfter) implements Outcome {
+
+            public Answered {
+                Objects.requireNonNull(retryAfter, "null retryAfter");
+            }
+
+            /** An answer that asked for no wait. */
+            public Answered(int status) {
+                this(status, Optional.empty());
+            }
         }
 
         /** No usable answer: why, never with the answer's body. */

@@ -5,6 +5,11 @@ import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.spec.EdECPrivateKeySpec;
+import java.security.spec.NamedParameterSpec;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -17,8 +22,9 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * An attempt's request as Standard Webhooks has it: the event's JSON body, its {@code webhook-id}, the time and the
- * {@code webhook-signature}: {@code v1,} and the base64 HMAC-SHA256, under a secret's key, of
- * {@code <webhook-id>.<webhook-timestamp>.<body>}; one such signature per secret, separated by spaces.
+ * {@code webhook-signature}s of {@code <webhook-id>.<webhook-timestamp>.<body>}, separated by spaces: {@code v1,} and
+ * the base64 HMAC-SHA256 under each secret's key, then {@code v1a,} and the base64 Ed25519 signature under each
+ * signing key.
  */
 final class WebhookSigner {
 
@@ -34,9 +40,20 @@ final class WebhookSigner {
     }
 
     private final List<byte[]> keys;
+    private final List<PrivateKey> signingKeys;
 
     WebhookSigner(WebhookSecrets secrets) {
         this.keys = secrets.keys();
+        this.signingKeys = secrets.signingKeys().stream().map(WebhookSigner::ed25519).toList();
+    }
+
+    private static PrivateKey ed25519(byte[] key) {
+        try {
+            return KeyFactory.getInstance("Ed25519")
+                    .generatePrivate(new EdECPrivateKeySpec(NamedParameterSpec.ED25519, key));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Ed25519 is missing from this JDK", e);
+        }
     }
 
     /** The request of one attempt at {@code event}: its id, the time now, the body and their signatures. */
@@ -63,6 +80,17 @@ final class WebhookSigner {
                 signatures.add("v1," + Base64.getEncoder().encodeToString(mac.doFinal(body)));
             } catch (GeneralSecurityException e) {
                 throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
+            }
+        }
+        for (PrivateKey key : signingKeys) {
+            try {
+                Signature ed25519 = Signature.getInstance("Ed25519");
+                ed25519.initSign(key);
+                ed25519.update(prefix);
+                ed25519.update(body);
+                signatures.add("v1a," + Base64.getEncoder().encodeToString(ed25519.sign()));
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("Ed25519 is missing from this JDK", e);
             }
         }
         return signatures.toString();

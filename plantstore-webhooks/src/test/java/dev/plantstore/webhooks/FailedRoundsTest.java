@@ -37,6 +37,28 @@ class FailedRoundsTest {
     }
 
     @Test
+    void aRetryAfterHoldsEveryAttemptBackAtMostAnHourAndALongerOneIsSaidOnceUntilTheReceiverRecovers() {
+        assertEquals(3_000, health.askedToWait(Duration.ofSeconds(3), "HTTP 429", 0));
+        health.attemptsEnded(0, List.of("HTTP 429"), true, 0);
+        assertEquals(3_000, health.notBeforeMillis());
+        assertEquals(3_000, health.nextProbeMillis(), "the back-off's 1 s is shorter than the wait asked for");
+        long hour = ReceiverHealth.LONGEST_RETRY_AFTER.toMillis();
+        assertEquals(10_000 + hour, health.askedToWait(Duration.ofHours(2), "HTTP 503", 10_000));
+        assertEquals(20_000 + hour, health.askedToWait(Duration.ofHours(3), "HTTP 503", 20_000));
+        health.attemptsEnded(1, List.of(), true, 30_000);
+        health.askedToWait(Duration.ofDays(1), "HTTP 503", 40_000);
+
+        String cut = "webhooks to " + RECEIVER + ": HTTP 503 asked for a wait of %d s (Retry-After); it waits 60 "
+                + "minutes, the longest it is held back";
+        assertEquals(List.of(
+                "webhooks to " + RECEIVER + ": failing (HTTP 429); waiting 3 s before the next attempt, as its "
+                        + "Retry-After asks",
+                String.format(cut, 7_200),
+                "webhooks to " + RECEIVER + ": recovered after 1 failed attempts",
+                String.format(cut, 86_400)), log.messagesWith(RECEIVER));
+    }
+
+    @Test
     void aPageWhoseAttemptsFailInSeveralTurnsIsOneRound() {
         health.attemptsEnded(0, List.of("HTTP 503"), false, 0);
         health.attemptsEnded(0, List.of("HTTP 503"), true, 10);

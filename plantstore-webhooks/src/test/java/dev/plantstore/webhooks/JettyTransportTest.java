@@ -19,6 +19,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -119,6 +122,36 @@ class JettyTransportTest {
         assertEquals(1, receiver.accepted());
         assertEquals(new Transport.Outcome.Answered(200), outcomes.get(1L));
         assertEquals(new Transport.Outcome.Answered(202), outcomes.get(2L));
+    }
+
+    @Test
+    void aRetryAfterOfA429OrA503IsReadAsSecondsOrAnHttpDateAndOfOtherAnswersNot() throws Exception {
+        String inTwoMinutes = DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(120));
+        List<String> answers = List.of(
+                "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3\r\nContent-Length: 0\r\n\r\n",
+                "HTTP/1.1 503 Busy\r\nRetry-After: " + inTwoMinutes + "\r\nContent-Length: 0\r\n\r\n",
+                "HTTP/1.1 503 Busy\r\nRetry-After: soon\r\nContent-Length: 0\r\n\r\n",
+                "HTTP/1.1 500 Oops\r\nRetry-After: 3\r\nContent-Length: 0\r\n\r\n",
+                "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 99999999999999999999\r\nContent-Length: 0\r\n\r\n",
+                "HTTP/1.1 503 Busy\r\nRetry-After: Thu, 01 Jan 2015 00:00:00 GMT\r\nContent-Length: 0\r\n\r\n");
+        var receiver = closed(new ScriptedReceiver());
+        receiver.answer(request -> Answer.accepting(answers.get(request.index()), Then.CLOSE));
+        var transport = transport(receiver.url(), 1, Duration.ofSeconds(5));
+        for (long seq = 1; seq <= answers.size(); seq++) {
+            send(transport, seq);
+            awaitOutcomes((int) seq);
+        }
+        assertEquals(new Transport.Outcome.Answered(429, Optional.of(Duration.ofSeconds(3))), outcomes.get(1L));
+        Duration untilTheDate = ((Transport.Outcome.Answered) outcomes.get(2L)).retryAfter().orElseThrow();
+        assertTrue(untilTheDate.compareTo(Duration.ofSeconds(100)) > 0
+                && untilTheDate.compareTo(Duration.ofSeconds(120)) <= 0, untilTheDate::toString);
+        assertEquals(new Transport.Outcome.Answered(503), outcomes.get(3L), "a value that is neither");
+        assertEquals(new Transport.Outcome.Answered(500), outcomes.get(4L), "only 429 and 503 ask to wait");
+        assertTrue(((Transport.Outcome.Answered) outcomes.get(5L)).retryAfter().orElseThrow()
+                .compareTo(ReceiverHealth.LONGEST_RETRY_AFTER) > 0, "more digits than a long is a long wait");
+        assertEquals(new Transport.Outcome.Answered(503, Optional.of(Duration.ZERO)), outcomes.get(6L),
+                "a date gone by");
     }
 
     @Test

@@ -1,13 +1,19 @@
 package dev.plantstore.webhooks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.WebhookSecrets;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyFactory;
+import java.security.Signature;
+import java.security.spec.X509EncodedKeySpec;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +41,44 @@ class WebhookSignerTest {
         assertEquals(2, each.length, signatures);
         assertEquals(EXPECTED, each[1]);
         assertTrue(each[0].startsWith("v1,") && !each[0].equals(EXPECTED));
+    }
+
+    /**
+     * RFC 8032's first Ed25519 test vector: its 32-byte private key, and the public key that belongs to it, in the
+     * X.509 form the JDK reads (the 12-byte head of RFC 8410, then the 32 raw bytes).
+     */
+    private static final String RFC_8032_SIGNING_KEY = "whsk_" + Base64.getEncoder().encodeToString(
+            HexFormat.of().parseHex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"));
+    private static final String RFC_8032_PUBLIC_KEY = "302a300506032b6570032100"
+            + "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
+
+    @Test
+    void aSigningKeyAddsAnEd25519SignatureOfIdTimestampAndBodyThatItsPublicKeyVerifies() throws Exception {
+        String signatures = new WebhookSigner(WebhookSecrets.parse(SECRET + " " + RFC_8032_SIGNING_KEY))
+                .sign(MSG_ID, TIMESTAMP, PAYLOAD);
+        String[] each = signatures.split(" ");
+        assertEquals(2, each.length, signatures);
+        assertEquals(EXPECTED, each[0]);
+        assertTrue(each[1].startsWith("v1a,"), signatures);
+        byte[] signature = Base64.getDecoder().decode(each[1].substring("v1a,".length()));
+        assertTrue(verifies(signature, MSG_ID + "." + TIMESTAMP + ".{\"test\": 2432232314}"));
+        assertFalse(verifies(signature, MSG_ID + "." + TIMESTAMP + ".{\"test\": 2432232315}"));
+        assertFalse(verifies(signature, MSG_ID + "x." + TIMESTAMP + ".{\"test\": 2432232314}"));
+    }
+
+    @Test
+    void aSigningKeyAloneSignsWithoutAnHmacSignature() {
+        String signatures = new WebhookSigner(WebhookSecrets.parse(RFC_8032_SIGNING_KEY))
+                .sign(MSG_ID, TIMESTAMP, PAYLOAD);
+        assertTrue(signatures.startsWith("v1a,") && !signatures.contains(" "), signatures);
+    }
+
+    private static boolean verifies(byte[] signature, String signed) throws Exception {
+        Signature ed25519 = Signature.getInstance("Ed25519");
+        ed25519.initVerify(KeyFactory.getInstance("Ed25519")
+                .generatePublic(new X509EncodedKeySpec(HexFormat.of().parseHex(RFC_8032_PUBLIC_KEY))));
+        ed25519.update(signed.getBytes(StandardCharsets.UTF_8));
+        return ed25519.verify(signature);
     }
 
     @Test
