@@ -2,7 +2,6 @@ package dev.plantstore.http;
 
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
-import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -31,7 +30,7 @@ final class AlpnConnector {
         var alpn = new ALPNServerConnectionFactory(APPLICATION_PROTOCOLS);
         alpn.setDefaultProtocol("http/1.1");
         var connector = new ServerConnector(server, new SslConnectionFactory(tls, alpn.getProtocol()), alpn,
-                new HTTP2ServerConnectionFactory(secure), new HttpConnectionFactory(secure));
+                new Http2Connections(secure), new HttpConnectionFactory(secure));
         connector.setHost(host);
         connector.setPort(port);
         return connector;

@@ -8,7 +8,8 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * A Javalin application's one connector as TLS only, with HTTP/2 and HTTP/1.1 offered by ALPN (a client that names
  * neither gets HTTP/1.1). Everything here is Jetty's: its TLS connection factory on the key pair and trust that
  * {@code tls} holds, which a caller may {@link SslContextFactory#reload reload} at any time (connections already open
- * keep the pair they started with), its ALPN on the JDK's, and its HTTP/2 server. The HTTP configuration is the
+ * keep the pair they started with), its ALPN on the JDK's, and its HTTP/2 server, with fewer streams per connection
+ * and a stream idle time-out against clients that never open their flow-control window. The HTTP configuration is the
  * application's own (every rule set through {@code config.jetty.modifyHttpConfiguration} holds on both protocols)
  * plus Jetty's {@code SecureRequestCustomizer}, so that requests know they came over TLS.
  *

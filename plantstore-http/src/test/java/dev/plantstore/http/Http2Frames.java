@@ -31,6 +31,7 @@ import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.Callback;
 
 /**
@@ -149,6 +150,11 @@ final class Http2Frames implements AutoCloseable {
         pingAnswer.set(answer);
         session.ping(new PingFrame(System.nanoTime(), false), Callback.NOOP);
         answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** The requests the server counts as in flight, which its stop waits for (Jetty's {@code GracefulHandler}). */
+    long requestsInFlight() {
+        return jetty.getDescendant(GracefulHandler.class).getCurrentRequestCount();
     }
 
     private long openStreams() {

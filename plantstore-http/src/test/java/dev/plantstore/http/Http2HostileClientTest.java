@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStores;
+import dev.plantstore.testkit.Poll;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -27,8 +29,7 @@ class Http2HostileClientTest {
 
     private static final String PLANT = "{\"id\":1,\"name\":\"Monstera\"}";
 
-    /** Jetty's default, which the server keeps. */
-    private static final int MAX_OPEN_STREAMS = 128;
+    private static final int MAX_OPEN_STREAMS = Http2Connections.MAX_CONCURRENT_STREAMS;
 
     private final PlantStore store = PlantStores.inMemory();
 
@@ -115,6 +116,8 @@ class Http2HostileClientTest {
 
             assertEquals(List.of(ErrorCode.PROTOCOL_ERROR.code), exchange.resets,
                     "RST_STREAM codes the client received");
+            assertTrue(Poll.until(Http2Frames.WAIT, Duration.ofMillis(10), () -> client.requestsInFlight() == 0),
+                    "the reset request is no longer in flight, which a stop would wait for");
         }
         assertFalse(store.find(1).isPresent(), "stored from a body its Content-Length contradicts");
     }
