@@ -46,7 +46,12 @@ final class TestPki {
 
     /** A pair {@code name.crt}, {@code name.key} this CA signs, valid {@code days}, for localhost and 127.0.0.1. */
     Pair issue(String name, long serial, int days) throws Exception {
-        Files.writeString(dir.resolve(name + ".ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
+        return issue(name, serial, days, "DNS:localhost,IP:127.0.0.1");
+    }
+
+    /** As {@link #issue(String, long, int)}, for the names {@code subjectAltName} gives ({@code DNS:api.example}). */
+    Pair issue(String name, long serial, int days, String subjectAltName) throws Exception {
+        Files.writeString(dir.resolve(name + ".ext"), "subjectAltName=" + subjectAltName + "\n");
         openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=" + name,
                 "-keyout", name + ".key", "-out", name + ".csr");
         openssl("x509", "-req", "-in", name + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-set_serial",

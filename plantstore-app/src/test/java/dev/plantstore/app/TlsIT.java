@@ -300,6 +300,29 @@ class TlsIT {
         }
     }
 
+    /**
+     * A kubelet probing {@code https://POD_IP:PORT} and a Prometheus scraping by address send the address as Host,
+     * which a certificate for a DNS name does not hold: both ports answer them, over HTTP/1.1 and HTTP/2, as plain
+     * HTTP does.
+     */
+    @Test
+    void probesByAddressAreAnsweredWhenTheCertificateNamesOnlyADnsName() throws Exception {
+        TestPki.Pair named = pki.issue("api", 2001, 30, "DNS:api.example.com");
+        try (RunningJar jar = startWith(named, "--management-port", "0")) {
+            String api = "https://127.0.0.1:" + jar.port();
+            String management = "https://127.0.0.1:" + jar.managementUri("/").getPort();
+            for (String version : List.of("--http2", "--http1.1")) {
+                for (String probe : List.of(api + "/health/live", management + "/health/live",
+                        management + "/metrics")) {
+                    // -k: as the kubelet, which does not check the certificate.
+                    RunningJar.Completed answer = TestPki.run(dir, "curl", "-sS", "-k", version, "-o", "/dev/null",
+                            "-w", "%{http_code}", probe);
+                    assertEquals("200", answer.stdout(), version + " " + probe);
+                }
+            }
+        }
+    }
+
     private static long accessLines(String output) {
         return output.lines().filter(line -> line.contains(" access - ")).count();
     }
