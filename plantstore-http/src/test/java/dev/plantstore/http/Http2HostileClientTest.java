@@ -111,6 +111,9 @@ class Http2HostileClientTest {
     void aBodyThatContradictsItsContentLengthResetsItsStreamAndNeverReachesTheStore(int declaredOverActual)
             throws Exception {
         try (Http2Frames client = Http2Frames.connect(store)) {
+            // A connection that has served a request already, whose request state Jetty reuses.
+            String other = PLANT.replace("1", "2");
+            assertEquals(200, create(client, other.length(), other).awaitStatus());
             Http2Frames.Exchange exchange = create(client, PLANT.length() + declaredOverActual, PLANT);
             client.awaitEveryStreamDone();
 

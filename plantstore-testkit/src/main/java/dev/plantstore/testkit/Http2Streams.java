@@ -142,16 +142,24 @@ public final class Http2Streams implements AutoCloseable {
             if (frame.getMetaData() instanceof MetaData.Response response) {
                 status.complete(response.getStatus());
             }
-            stream.demand();
+            if (!frame.isEndStream()) {
+                stream.demand();
+            }
         }
 
+        /** Reads the answer's body and drops it; past its end there is nothing more to ask for. */
         @Override
         public void onDataAvailable(Stream stream) {
             Stream.Data data = stream.readData();
-            if (data != null) {
-                data.release();
+            if (data == null) {
+                stream.demand();
+                return;
             }
-            stream.demand();
+            boolean last = data.frame().isEndStream();
+            data.release();
+            if (!last) {
+                stream.demand();
+            }
         }
 
         @Override
