@@ -20,12 +20,16 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.openssl.PEMEncryptedKeyPair;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JceOpenSSLPKCS8DecryptorProviderBuilder;
+import org.bouncycastle.openssl.jcajce.JcePEMDecryptorProviderBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
 import org.bouncycastle.pkcs.PKCSException;
@@ -130,7 +134,10 @@ record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> 
         Object pem;
         String text = PrivateFile.readText(key, "--tls-key-file", PrivateFile.Privacy.KEY);
         try (var parser = new PEMParser(new StringReader(text))) {
-            pem = parser.readObject();
+            // openssl ecparam -genkey writes the curve (BEGIN EC PARAMETERS) before the key: it is not the key.
+            do {
+                pem = parser.readObject();
+            } while (pem instanceof ASN1ObjectIdentifier || pem instanceof X9ECParameters);
         } catch (IOException e) {
             throw new UsageException("--tls-key-file " + key + " is not a whole PEM private key ("
                     + Failures.rootMessage(e) + ")");
@@ -141,6 +148,10 @@ record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> 
                 info = plain;
             } else if (pem instanceof PEMKeyPair pair) {
                 info = pair.getPrivateKeyInfo();
+            } else if (pem instanceof PEMEncryptedKeyPair traditional) {
+                // Encrypted the traditional way (Proc-Type: 4,ENCRYPTED), as openssl ec -aes256 and genrsa write it.
+                info = traditional.decryptKeyPair(new JcePEMDecryptorProviderBuilder()
+                        .setProvider(new BouncyCastleProvider()).build(password())).getPrivateKeyInfo();
             } else if (pem instanceof PKCS8EncryptedPrivateKeyInfo encrypted) {
                 // Bouncy Castle's own ciphers, given here rather than registered for the whole JVM: the JDK lacks
                 // some that openssl encrypts keys with (DES-EDE3-CBC, the default of openssl req).
@@ -148,7 +159,8 @@ record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> 
                         .setProvider(new BouncyCastleProvider()).build(password()));
             } else {
                 throw new UsageException("--tls-key-file " + key
-                        + " holds no PEM private key (BEGIN PRIVATE KEY, BEGIN ENCRYPTED PRIVATE KEY)");
+                        + " holds no PEM private key (BEGIN PRIVATE KEY, BEGIN ENCRYPTED PRIVATE KEY, BEGIN EC PRIVATE"
+                        + " KEY, BEGIN RSA PRIVATE KEY)");
             }
             return new JcaPEMKeyConverter().getPrivateKey(info);
         } catch (OperatorCreationException | PKCSException | IOException e) {

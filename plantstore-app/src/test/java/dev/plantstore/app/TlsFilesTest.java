@@ -212,6 +212,28 @@ class TlsFilesTest {
                 .map(line -> line.substring(line.indexOf(prefix) + prefix.length())).toList();
     }
 
+    /**
+     * Keys as other tools write them: {@code openssl ecparam -genkey}'s SEC1 key after the curve's parameters, and
+     * a key encrypted the traditional way ({@code Proc-Type: 4,ENCRYPTED}), as {@code openssl ec -aes256} writes it.
+     */
+    @Test
+    void aSec1EcKeyAndATraditionallyEncryptedKeyAreRead() throws Exception {
+        openssl("ecparam", "-name", "prime256v1", "-genkey", "-out", "sec1.key");
+        assertTrue(Files.readString(dir.resolve("sec1.key")).startsWith("-----BEGIN EC PARAMETERS-----"));
+        openssl("req", "-x509", "-days", "3", "-subj", "/CN=sec1", "-key", "sec1.key", "-out", "sec1.crt");
+        Path cert = dir.resolve("sec1.crt");
+        Path sec1 = privateFile(dir.resolve("sec1.key"));
+        new TlsFiles(cert, sec1, Optional.empty(), Optional.empty()).read();
+
+        Path password = privateFile(Files.writeString(dir.resolve("password"), "correct horse\n"));
+        openssl("ec", "-in", "sec1.key", "-aes256", "-passout", "file:" + password, "-out", "traditional.key");
+        Path traditional = privateFile(dir.resolve("traditional.key"));
+        assertTrue(Files.readString(traditional).contains("Proc-Type: 4,ENCRYPTED"));
+        new TlsFiles(cert, traditional, Optional.of(password), Optional.empty()).read();
+        assertEquals("--tls-key-file " + traditional + " is encrypted: give its password in --tls-key-password-file",
+                refusal(cert, traditional, Optional.empty()));
+    }
+
     /** A clock a test moves. */
     private static final class SettableClock extends Clock {
 

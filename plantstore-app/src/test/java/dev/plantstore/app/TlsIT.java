@@ -221,6 +221,25 @@ class TlsIT {
         }
     }
 
+    /** TLS 1.2 offers only suites with ECDHE and an AEAD cipher: a client asking for CBC ones alone is refused. */
+    @Test
+    void tls12OffersOnlyAeadSuitesWithEcdhe() throws Exception {
+        try (RunningJar jar = startWith(pair)) {
+            String connect = "127.0.0.1:" + jar.port();
+            for (String cbc : List.of("ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA384")) {
+                RunningJar.Completed refused = TestPki.run(dir, "openssl", "s_client", "-tls1_2", "-cipher", cbc,
+                        "-connect", connect);
+                assertNotEquals(0, refused.exitCode(), cbc + "\n" + refused.stdout());
+                assertTrue(refused.stdout().contains("handshake failure"), cbc + "\n" + refused.stdout());
+            }
+            for (String aead : List.of("ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-CHACHA20-POLY1305")) {
+                RunningJar.Completed ok = TestPki.run(dir, "openssl", "s_client", "-tls1_2", "-cipher", aead,
+                        "-CAfile", pki.caCertificate().toString(), "-connect", connect);
+                assertTrue(ok.stdout().contains("Cipher is " + aead), aead + "\n" + ok.stdout());
+            }
+        }
+    }
+
     @Test
     void aPairThatDoesNotMatchOrAKeyCutShortIsRefusedAtStartInOneLine() throws Exception {
         TestPki.Pair other = pki.issue("other", 1002, 30);

@@ -16,9 +16,9 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * <p>It needs {@code org.eclipse.jetty:jetty-alpn-java-server} and {@code org.eclipse.jetty.http2:jetty-http2-server},
  * which plantstore-http declares optional: {@link #serve} names them when they are missing.
  *
- * <p>The protocols are TLS 1.3 and 1.2 only, renegotiation is refused, and the cipher suites are the JDK's enabled
- * ones minus those Jetty excludes by default, ordered as HTTP/2 requires (RFC 9113 section 9.2.2). A plain-HTTP request
- * to the port fails the handshake: it is never answered in the clear.
+ * <p>The protocols are TLS 1.3 and 1.2 only, renegotiation is refused, and the cipher suites are TLS 1.3's and TLS
+ * 1.2's with ECDHE and an AEAD cipher (RFC 9325), ordered as HTTP/2 requires (RFC 9113 section 9.2.2). A plain-HTTP
+ * request to the port fails the handshake: it is never answered in the clear.
  *
  * <pre>{@code
  * var tls = new SslContextFactory.Server();
