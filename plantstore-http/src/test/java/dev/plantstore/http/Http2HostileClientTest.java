@@ -79,6 +79,25 @@ class Http2HostileClientTest {
     }
 
     /**
+     * A client that never opens its flow-control window gets the answer's head and no body; the stream holds what
+     * it holds for {@link Http2Connections#STREAM_IDLE_TIMEOUT}, not for the connection's 30 s idle time-out, and is
+     * then reset, its request ended.
+     */
+    @Test
+    void aStreamStalledOnAClosedWindowIsResetAfterTheStreamIdleTimeout() throws Exception {
+        try (Http2Frames client = Http2Frames.connectWithWindow(store, 0)) {
+            long start = System.nanoTime();
+            Http2Frames.Exchange stalled = client.open(client.request("GET", "/health"), true);
+            stalled.awaitReset(Duration.ofSeconds(25));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertTrue(took.compareTo(Http2Connections.STREAM_IDLE_TIMEOUT.minusSeconds(1)) > 0, "reset after " + took);
+            assertTrue(took.compareTo(ClientLimits.DEFAULT_IDLE_TIMEOUT.minusSeconds(5)) < 0, "reset after " + took);
+            assertTrue(Poll.until(Http2Frames.WAIT, Duration.ofMillis(10), () -> client.requestsInFlight() == 0),
+                    "the stalled request ended");
+        }
+    }
+
+    /**
      * Jetty's 8 KiB for the request line and headers holds on HTTP/2 too: a header block over it is a fault of the
      * whole connection (HPACK's state is the connection's), which the server ends with GOAWAY; one a little under it
      * is served.
