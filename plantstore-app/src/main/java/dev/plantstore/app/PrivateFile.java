@@ -23,9 +23,11 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * A file of secrets (the tokens file, the webhook secret file), read only if no other user can read it or change what
- * it says, and only if it is a regular file of at most {@link #MAX_BYTES}. Everything is checked from its attributes
- * before the file is opened: opening a FIFO for reading waits for a writer, for ever, and a device may never end.
+ * A file of secrets (the tokens file, the webhook secret file, the TLS key and its password), read only if no other
+ * user can read it or change what it says, and only if it is a regular file of at most {@link #MAX_BYTES}; a file
+ * anyone may read (the TLS certificates) is read only if it is such a regular file. Everything is checked from its
+ * attributes before the file is opened: opening a FIFO for reading waits for a writer, for ever, and a device may
+ * never end. {@link Privacy} says which checks a file gets.
  *
  * <p>Checked, each as it is on disk ({@code lstat}): every symbolic link the file's name leads through, one after the
  * other (owned by this server's user or root; a link has no mode of its own), the file it leads to (a regular file,
@@ -45,10 +47,26 @@ final class PrivateFile {
     private static final int STICKY_BIT = 01000;
     /** Read or write for group or others. */
     private static final int SHARED_BITS = 0066;
+    /** Write for group, read or write for others. */
+    private static final int SHARED_BEYOND_GROUP_READ_BITS = 0026;
     /** Write for group or others. */
     private static final int WRITABLE_BY_OTHERS_BITS = 0022;
 
     private PrivateFile() {
+    }
+
+    /** What a file must keep from other users. */
+    enum Privacy {
+        /** The checks above: the tokens file, a webhook secret file. */
+        OWNER_ONLY,
+        /**
+         * A private key or its password: as {@link #OWNER_ONLY}, except that a file root owns may be readable by its
+         * group, as PostgreSQL allows of its key file: root chose the group, as Kubernetes does for a secret volume
+         * mounted with {@code fsGroup} and {@code defaultMode: 0440}.
+         */
+        KEY,
+        /** A certificate, which anyone may read: only that it is a regular file of at most {@link #MAX_BYTES}. */
+        PUBLIC
     }
 
     /**
@@ -147,8 +165,13 @@ final class PrivateFile {
     record Directory(Path path, Object fileKey, OptionalInt owner, OptionalInt mode) {
     }
 
-    /** A look at {@code file}; empty when it or a link on the way cannot be found or read. */
+    /** A look at {@code file}, a file of secrets; empty when it or a link on the way cannot be found or read. */
     static Optional<Look> look(Path file) {
+        return look(file, Privacy.OWNER_ONLY);
+    }
+
+    /** A look at {@code file}, checked as {@code privacy} says; empty when it or a link on the way cannot be found. */
+    static Optional<Look> look(Path file, Privacy privacy) {
         Resolved resolved;
         try {
             resolved = Resolved.of(file);
@@ -161,7 +184,7 @@ final class PrivateFile {
                 .map(entry -> new Directory(entry.path(), entry.fileKey(), entry.owner(), entry.mode())).toList();
         Optional<ByteBuffer> contents;
         try {
-            check("", file, resolved);
+            check("", file, resolved, privacy);
             // Only the server's user or root may now put a FIFO in the file's place before it is opened.
             contents = digest(resolved.file().path());
         } catch (UsageException refused) {
@@ -200,6 +223,26 @@ final class PrivateFile {
      * @throws UsageException naming what is wrong, and with which path, in one line that never quotes the contents
      */
     static String readText(Path file, String what) throws UsageException {
+        return readText(file, what, Privacy.OWNER_ONLY);
+    }
+
+    /** As {@link #readText(Path, String)}, with the checks {@code privacy} says. */
+    static String readText(Path file, String what, Privacy privacy) throws UsageException {
+        byte[] bytes = read(file, what, privacy);
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new UsageException(what + " " + file + " is not UTF-8 text");
+        }
+    }
+
+    /**
+     * The file's bytes, once the checks {@code privacy} says pass; {@code what} names the file in messages.
+     *
+     * @throws UsageException naming what is wrong, and with which path, in one line that never quotes the contents
+     */
+    static byte[] read(Path file, String what, Privacy privacy) throws UsageException {
         String name = what + " " + file;
         Resolved resolved;
         try {
@@ -209,7 +252,7 @@ final class PrivateFile {
         } catch (IOException e) {
             throw new UsageException(name + " cannot be read: " + e.getMessage());
         }
-        check(name, file, resolved);
+        check(name, file, resolved, privacy);
         byte[] bytes;
         try (InputStream in = Files.newInputStream(resolved.file().path())) {
             bytes = in.readNBytes(MAX_BYTES + 1);
@@ -219,26 +262,24 @@ final class PrivateFile {
         if (bytes.length > MAX_BYTES) {
             throw new UsageException(name + " is larger than 1 MiB");
         }
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new UsageException(name + " is not UTF-8 text");
-        }
+        return bytes;
     }
 
-    private static void check(String name, Path named, Resolved resolved) throws UsageException {
-        for (Entry link : resolved.links()) {
-            Path shown = shown(link, named);
-            requireOwned(name + ": symbolic link " + shown, link, "chown -h", shown);
-        }
-        for (Entry directory : resolved.directories()) {
-            String subject = name + ": directory " + directory.path();
-            if (directory.hasAny(WRITABLE_BY_OTHERS_BITS) && !directory.hasAny(STICKY_BIT)) {
-                throw new UsageException(subject + " lets other users replace the file (" + directory.permissionString()
-                        + "); make it private with: chmod go-w " + directory.path());
+    private static void check(String name, Path named, Resolved resolved, Privacy privacy) throws UsageException {
+        boolean secret = privacy != Privacy.PUBLIC;
+        if (secret) {
+            for (Entry link : resolved.links()) {
+                Path shown = shown(link, named);
+                requireOwned(name + ": symbolic link " + shown, link, "chown -h", shown);
             }
-            requireOwned(subject, directory, "chown", directory.path());
+            for (Entry directory : resolved.directories()) {
+                String subject = name + ": directory " + directory.path();
+                if (directory.hasAny(WRITABLE_BY_OTHERS_BITS) && !directory.hasAny(STICKY_BIT)) {
+                    throw new UsageException(subject + " lets other users replace the file ("
+                            + directory.permissionString() + "); make it private with: chmod go-w " + directory.path());
+                }
+                requireOwned(subject, directory, "chown", directory.path());
+            }
         }
         Entry file = resolved.file();
         Path shown = resolved.links().isEmpty() ? shown(file, named) : file.path();
@@ -247,11 +288,14 @@ final class PrivateFile {
             String kind = file.kind();
             throw new UsageException(subject + " is " + kind + (kind.startsWith("not") ? "" : ", not a regular file"));
         }
-        if (file.hasAny(SHARED_BITS)) {
-            throw new UsageException(subject + " is open to other users (" + file.permissionString()
-                    + "); make it private with: chmod 600 " + shown);
+        if (secret) {
+            boolean groupMayRead = privacy == Privacy.KEY && file.owner().equals(OptionalInt.of(0));
+            if (file.hasAny(groupMayRead ? SHARED_BEYOND_GROUP_READ_BITS : SHARED_BITS)) {
+                throw new UsageException(subject + " is open to other users (" + file.permissionString()
+                        + "); make it private with: chmod 600 " + shown);
+            }
+            requireOwned(subject, file, "chown", shown);
         }
-        requireOwned(subject, file, "chown", shown);
         if (file.size() > MAX_BYTES) {
             throw new UsageException(subject + " is larger than 1 MiB (" + file.size() + " bytes)");
         }

@@ -2,15 +2,10 @@ package dev.plantstore.app;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -21,13 +16,16 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * {@linkplain SslContextFactory#reload reloaded} with the new pair, which new connections get; connections already
  * open finish on the pair they began with.
  *
- * <p>The files are looked at every {@link #CHECK_EVERY}, their contents through any symbolic link, so that an edit in
- * place, a replacement by rename and a Kubernetes secret's swap of its {@code ..data} link are all seen. A change is
- * read once two looks in a row find the same contents, so that a renewal that writes the certificate and then the key
- * is read once both are written. A pair that does not match, or a file cut short, is refused with one line in the log
- * and the pair in use stays, until the files change again.
+ * <p>The files are looked at every {@link #CHECK_EVERY} as {@link PrivateFile} looks at files of secrets, through any
+ * symbolic link, so that an edit in place, a replacement by rename and a Kubernetes secret's swap of its
+ * {@code ..data} link are all seen; a file that fails its checks (a FIFO, a device, a key others may read) is never
+ * opened, so nothing put in the files' place can block the watch. A change is read once two looks in a row find the
+ * same, so that a renewal that writes the certificate and then the key is read once both are written. A pair that does
+ * not match, a file cut short or one that fails its checks is refused with one line in the log and the pair in use
+ * stays, until the files change again.
  *
- * <p>A certificate that expires within {@link #EXPIRY_WARNING} is a warning in the log, once per certificate; the
+ * <p>A certificate that has expired or is not yet valid is refused, at start and at a renewal. One that expires
+ * within {@link #EXPIRY_WARNING} is a warning in the log, repeated each day while it is in use; the
  * metric {@value #EXPIRY_METRIC} says how long the one in use has left.
  */
 final class ReloadingTls implements AutoCloseable {
@@ -41,12 +39,13 @@ final class ReloadingTls implements AutoCloseable {
     private final Clock clock;
     private final SslContextFactory.Server api = new SslContextFactory.Server();
     private final SslContextFactory.Server management = new SslContextFactory.Server();
-    private final StableFileWatch<List<ByteBuffer>, TlsFiles.Read> watch;
+    private final StableFileWatch<List<Optional<PrivateFile.Look>>, TlsFiles.Read> watch;
     private volatile TlsFiles.Read current;
-    /** The certificate last warned about, so that its warning is written once. */
+    /** The certificate last warned about, and when, so that its warning is written once a day. */
     private Optional<X509Certificate> warned = Optional.empty();
+    private Instant warnedAt = Instant.MIN;
 
-    private ReloadingTls(TlsFiles files, TlsFiles.Read first, List<ByteBuffer> firstLook, Clock clock,
+    private ReloadingTls(TlsFiles files, TlsFiles.Read first, List<Optional<PrivateFile.Look>> firstLook, Clock clock,
                          Duration checkEvery) {
         this.clock = clock;
         this.current = first;
@@ -56,18 +55,18 @@ final class ReloadingTls implements AutoCloseable {
         this.watch = new StableFileWatch<>("plantstore-tls-files", LOG,
                 new StableFileWatch.Wording<>("the TLS files", "are", "the key pair read before stays in use",
                         "the files are still watched", read -> "new connections get certificate " + read.describe()),
-                firstLook, () -> look(files), files::read, this::reload, this::warnIfExpiring, checkEvery);
+                firstLook, files::look, () -> files.read(clock), this::reload, this::warnIfExpiring, checkEvery);
     }
 
     /** Reads the pair now, refusing it as start-up refuses, then watches its files every {@code checkEvery}. */
     static ReloadingTls watch(TlsFiles files, Duration checkEvery) throws UsageException {
-        List<ByteBuffer> firstLook;
-        try {
-            firstLook = look(files);
-        } catch (IOException e) {
-            throw new UsageException("cannot read the TLS files: " + Failures.rootMessage(e));
-        }
-        return new ReloadingTls(files, files.read(), firstLook, Clock.systemUTC(), checkEvery);
+        return watch(files, checkEvery, Clock.systemUTC());
+    }
+
+    /** As {@link #watch(TlsFiles, Duration)}, judging the certificates' validity and expiry by {@code clock}. */
+    static ReloadingTls watch(TlsFiles files, Duration checkEvery, Clock clock) throws UsageException {
+        List<Optional<PrivateFile.Look>> firstLook = files.look();
+        return new ReloadingTls(files, files.read(clock), firstLook, clock, checkEvery);
     }
 
     /** The API port's TLS: the pair, and the client CAs when configured, whose certificates it then requires. */
@@ -119,21 +118,24 @@ final class ReloadingTls implements AutoCloseable {
         current = read;
     }
 
+    /**
+     * Warns of a certificate in use that expires within {@link #EXPIRY_WARNING}, or has expired while in use, when it
+     * is first seen so and again each day while it lasts, so that the warning is not lost among older lines.
+     */
     private void warnIfExpiring() {
         X509Certificate leaf = current.leaf();
+        Instant now = clock.instant();
         Instant expiry = leaf.getNotAfter().toInstant();
-        if (expiry.isBefore(clock.instant().plus(EXPIRY_WARNING)) && !warned.equals(Optional.of(leaf))) {
+        boolean due = !warned.equals(Optional.of(leaf)) || !now.isBefore(warnedAt.plus(Duration.ofDays(1)));
+        if (expiry.isBefore(now.plus(EXPIRY_WARNING)) && due) {
             warned = Optional.of(leaf);
-            LOG.log(System.Logger.Level.WARNING, "the TLS certificate " + leaf.getSubjectX500Principal().getName()
-                    + " expires " + expiry + ", within " + EXPIRY_WARNING.toDays() + " days: renew it");
+            warnedAt = now;
+            String subject = "the TLS certificate " + leaf.getSubjectX500Principal().getName();
+            long days = Duration.between(now, expiry).toDays();
+            LOG.log(System.Logger.Level.WARNING, !expiry.isAfter(now)
+                    ? subject + " expired on " + expiry + ": renew it; new connections still get it"
+                    : subject + " expires in " + (days == 0 ? "less than a day" : days == 1 ? "1 day" : days + " days")
+                            + ", on " + expiry + ": renew it");
         }
-    }
-
-    private static List<ByteBuffer> look(TlsFiles files) throws IOException {
-        List<ByteBuffer> contents = new ArrayList<>();
-        for (Path file : files.all()) {
-            contents.add(ByteBuffer.wrap(Files.readAllBytes(file)));
-        }
-        return List.copyOf(contents);
     }
 }

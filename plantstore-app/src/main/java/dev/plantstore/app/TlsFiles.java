@@ -1,10 +1,8 @@
 package dev.plantstore.app;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.io.StringReader;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -15,17 +13,23 @@ import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.openssl.PEMEncryptedKeyPair;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JceOpenSSLPKCS8DecryptorProviderBuilder;
+import org.bouncycastle.openssl.jcajce.JcePEMDecryptorProviderBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
 import org.bouncycastle.pkcs.PKCSException;
@@ -33,8 +37,10 @@ import org.bouncycastle.pkcs.PKCSException;
 /**
  * The TLS files as configured: the certificate chain and its key (PEM), the key's password file, the client CA bundle.
  * {@link #read()} turns them into key stores for Jetty's {@code SslContextFactory}, refusing in one line a pair whose
- * key does not belong to the certificate, a file cut short, or a key it cannot decrypt. Certificates are read by the
- * JDK, keys by Bouncy Castle's PEM reader, which the JDK lacks.
+ * key does not belong to the certificate, a file cut short, or a key it cannot decrypt. Each file is read as
+ * {@link PrivateFile} reads files of secrets, only if it is a regular file of at most 1 MiB, and the key and its
+ * password only if no other user may read them or change them ({@link PrivateFile.Privacy#KEY}); the certificates
+ * anyone may read. Certificates are read by the JDK, keys by Bouncy Castle's PEM reader, which the JDK lacks.
  */
 record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> clientCa) {
 
@@ -48,12 +54,17 @@ record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> 
         Objects.requireNonNull(clientCa, "null clientCa");
     }
 
-    /** The files this configuration reads, for a watch to look at. */
-    List<Path> all() {
-        List<Path> files = new ArrayList<>(List.of(cert, key));
-        keyPassword.ifPresent(files::add);
-        clientCa.ifPresent(files::add);
-        return List.copyOf(files);
+    /**
+     * A look at each file this configuration reads, for a watch: its attributes, and a digest of its contents when its
+     * checks pass; nothing that fails them is opened, so a look never blocks on a FIFO or reads a device.
+     */
+    List<Optional<PrivateFile.Look>> look() {
+        List<Optional<PrivateFile.Look>> looks = new ArrayList<>();
+        looks.add(PrivateFile.look(cert, PrivateFile.Privacy.PUBLIC));
+        looks.add(PrivateFile.look(key, PrivateFile.Privacy.KEY));
+        keyPassword.ifPresent(file -> looks.add(PrivateFile.look(file, PrivateFile.Privacy.KEY)));
+        clientCa.ifPresent(file -> looks.add(PrivateFile.look(file, PrivateFile.Privacy.PUBLIC)));
+        return List.copyOf(looks);
     }
 
     /**
@@ -70,7 +81,13 @@ record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> 
     }
 
     Read read() throws UsageException {
+        return read(Clock.systemUTC());
+    }
+
+    /** As {@link #read()}, refusing a certificate that by {@code clock} has expired or is not yet valid. */
+    Read read(Clock clock) throws UsageException {
         List<X509Certificate> chain = certificates(cert, "--tls-cert-file");
+        requireValid(chain.get(0), clock.instant());
         PrivateKey privateKey = privateKey();
         X509Certificate leaf = chain.get(0);
         requireMatch(privateKey, leaf);
@@ -96,17 +113,17 @@ record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> 
     }
 
     private static List<X509Certificate> certificates(Path file, String flag) throws UsageException {
-        try (InputStream in = Files.newInputStream(file)) {
+        byte[] pem = PrivateFile.read(file, flag, PrivateFile.Privacy.PUBLIC);
+        try {
             List<X509Certificate> certificates = new ArrayList<>();
-            for (Certificate each : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+            for (Certificate each : CertificateFactory.getInstance("X.509")
+                    .generateCertificates(new ByteArrayInputStream(pem))) {
                 certificates.add((X509Certificate) each);
             }
             if (certificates.isEmpty()) {
                 throw new UsageException(flag + " " + file + " holds no PEM certificate");
             }
             return certificates;
-        } catch (IOException e) {
-            throw new UsageException("cannot read " + flag + " " + file + ": " + Failures.rootMessage(e));
         } catch (CertificateException e) {
             throw new UsageException(flag + " " + file + " is not a whole PEM certificate chain ("
                     + Failures.rootMessage(e) + ")");
@@ -115,8 +132,12 @@ record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> 
 
     private PrivateKey privateKey() throws UsageException {
         Object pem;
-        try (Reader in = Files.newBufferedReader(key, StandardCharsets.US_ASCII); var parser = new PEMParser(in)) {
-            pem = parser.readObject();
+        String text = PrivateFile.readText(key, "--tls-key-file", PrivateFile.Privacy.KEY);
+        try (var parser = new PEMParser(new StringReader(text))) {
+            // openssl ecparam -genkey writes the curve (BEGIN EC PARAMETERS) before the key: it is not the key.
+            do {
+                pem = parser.readObject();
+            } while (pem instanceof ASN1ObjectIdentifier || pem instanceof X9ECParameters);
         } catch (IOException e) {
             throw new UsageException("--tls-key-file " + key + " is not a whole PEM private key ("
                     + Failures.rootMessage(e) + ")");
@@ -127,6 +148,10 @@ record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> 
                 info = plain;
             } else if (pem instanceof PEMKeyPair pair) {
                 info = pair.getPrivateKeyInfo();
+            } else if (pem instanceof PEMEncryptedKeyPair traditional) {
+                // Encrypted the traditional way (Proc-Type: 4,ENCRYPTED), as openssl ec -aes256 and genrsa write it.
+                info = traditional.decryptKeyPair(new JcePEMDecryptorProviderBuilder()
+                        .setProvider(new BouncyCastleProvider()).build(password())).getPrivateKeyInfo();
             } else if (pem instanceof PKCS8EncryptedPrivateKeyInfo encrypted) {
                 // Bouncy Castle's own ciphers, given here rather than registered for the whole JVM: the JDK lacks
                 // some that openssl encrypts keys with (DES-EDE3-CBC, the default of openssl req).
@@ -134,7 +159,8 @@ record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> 
                         .setProvider(new BouncyCastleProvider()).build(password()));
             } else {
                 throw new UsageException("--tls-key-file " + key
-                        + " holds no PEM private key (BEGIN PRIVATE KEY, BEGIN ENCRYPTED PRIVATE KEY)");
+                        + " holds no PEM private key (BEGIN PRIVATE KEY, BEGIN ENCRYPTED PRIVATE KEY, BEGIN EC PRIVATE"
+                        + " KEY, BEGIN RSA PRIVATE KEY)");
             }
             return new JcaPEMKeyConverter().getPrivateKey(info);
         } catch (OperatorCreationException | PKCSException | IOException e) {
@@ -148,12 +174,20 @@ record TlsFiles(Path cert, Path key, Optional<Path> keyPassword, Optional<Path> 
             throw new UsageException("--tls-key-file " + key + " is encrypted: give its password in "
                     + "--tls-key-password-file");
         }
-        try {
-            List<String> lines = Files.readAllLines(keyPassword.get(), StandardCharsets.UTF_8);
-            return lines.isEmpty() ? new char[0] : lines.get(0).toCharArray();
-        } catch (IOException e) {
-            throw new UsageException("cannot read --tls-key-password-file " + keyPassword.get() + ": "
-                    + Failures.rootMessage(e));
+        return PrivateFile.readText(keyPassword.get(), "--tls-key-password-file", PrivateFile.Privacy.KEY).lines()
+                .findFirst().orElse("").toCharArray();
+    }
+
+    /** A client would refuse the certificate outside its validity: so is it, in words that say which end. */
+    private void requireValid(X509Certificate leaf, Instant now) throws UsageException {
+        String subject = "--tls-cert-file " + cert + " (" + leaf.getSubjectX500Principal().getName() + ")";
+        Instant notAfter = leaf.getNotAfter().toInstant();
+        Instant notBefore = leaf.getNotBefore().toInstant();
+        if (now.isAfter(notAfter)) {
+            throw new UsageException(subject + " expired on " + notAfter + ": renew it");
+        }
+        if (now.isBefore(notBefore)) {
+            throw new UsageException(subject + " is not valid before " + notBefore + ": check the clock, or wait");
         }
     }
 

@@ -152,8 +152,8 @@ class ContainerImageIT {
 
     /**
      * As docs/reference.md's Kubernetes example mounts a {@code kubernetes.io/tls} secret: a read-only directory at
-     * {@code /tls} holding {@code tls.crt} and {@code tls.key}, readable by the image's user as a secret volume's
-     * files are (mode 0644), named by the variables.
+     * {@code /tls} holding {@code tls.crt} and {@code tls.key}, root's, readable by the image's user through its group
+     * as the example's {@code defaultMode: 0440} makes a secret volume's files, named by the variables.
      */
     @Test
     void theImageServesTlsAndHttp2FromAMountedSecretDirectory() throws Exception {
@@ -164,7 +164,7 @@ class ContainerImageIT {
         Files.copy(pair.key(), secret.resolve("tls.key"));
         for (Path file : List.of(secret, secret.resolve("tls.crt"), secret.resolve("tls.key"))) {
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(
-                    Files.isDirectory(file) ? "rwxr-xr-x" : "rw-r--r--"));
+                    Files.isDirectory(file) ? "rwxr-xr-x" : "r--r-----"));
         }
         int api = Sockets.freePort();
         String container = start(List.of("-p", "127.0.0.1:" + api + ":8080", "-v", secret + ":/tls:ro",

@@ -46,12 +46,50 @@ final class TestPki {
 
     /** A pair {@code name.crt}, {@code name.key} this CA signs, valid {@code days}, for localhost and 127.0.0.1. */
     Pair issue(String name, long serial, int days) throws Exception {
-        Files.writeString(dir.resolve(name + ".ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
+        return issue(name, serial, days, "DNS:localhost,IP:127.0.0.1");
+    }
+
+    /** As {@link #issue(String, long, int)}, for the names {@code subjectAltName} gives ({@code DNS:api.example}). */
+    Pair issue(String name, long serial, int days, String subjectAltName) throws Exception {
+        Files.writeString(dir.resolve(name + ".ext"), "subjectAltName=" + subjectAltName + "\n");
         openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=" + name,
                 "-keyout", name + ".key", "-out", name + ".csr");
         openssl("x509", "-req", "-in", name + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-set_serial",
                 Long.toString(serial), "-days", Integer.toString(days), "-extfile", name + ".ext", "-out",
                 name + ".crt");
+        return new Pair(dir.resolve(name + ".crt"), dir.resolve(name + ".key"));
+    }
+
+    /**
+     * A pair for localhost and 127.0.0.1 this CA signs, valid from {@code startDate} to {@code endDate} (openssl's
+     * {@code YYYYMMDDHHMMSSZ}), which may be past or to come: signed by {@code openssl ca}, which takes dates where
+     * {@code openssl x509} takes only a number of days from now.
+     */
+    Pair issueValid(String name, long serial, String startDate, String endDate) throws Exception {
+        Files.writeString(dir.resolve("ca.cnf"), """
+                [ca]
+                default_ca = test
+                [test]
+                database = index.txt
+                serial = serial
+                new_certs_dir = .
+                default_md = sha256
+                policy = any
+                unique_subject = no
+                [any]
+                commonName = supplied
+                """);
+        if (!Files.exists(dir.resolve("index.txt"))) {
+            Files.writeString(dir.resolve("index.txt"), "");
+        }
+        String hex = Long.toHexString(serial);
+        Files.writeString(dir.resolve("serial"), (hex.length() % 2 == 1 ? "0" : "") + hex + "\n");
+        Files.writeString(dir.resolve(name + ".ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
+        openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=" + name,
+                "-keyout", name + ".key", "-out", name + ".csr");
+        openssl("ca", "-batch", "-config", "ca.cnf", "-cert", "ca.crt", "-keyfile", "ca.key", "-in", name + ".csr",
+                "-out", name + ".crt", "-notext", "-startdate", startDate, "-enddate", endDate, "-extfile",
+                name + ".ext");
         return new Pair(dir.resolve(name + ".crt"), dir.resolve(name + ".key"));
     }
 

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -162,8 +163,31 @@ class TlsIT {
     void aCertificateWithinFourteenDaysOfItsExpiryIsAWarning() throws Exception {
         try (RunningJar jar = startWith(pki.issue("short", 9, 5))) {
             assertTrue(jar.outputSoFar().lines().anyMatch(line -> line.contains(" WARN ")
-                    && line.contains("the TLS certificate CN=short expires ")
-                    && line.endsWith(", within 14 days: renew it")), jar.outputSoFar());
+                    && line.contains("the TLS certificate CN=short expires in 4 days, on ")
+                    && line.endsWith(": renew it")), jar.outputSoFar());
+        }
+    }
+
+    /**
+     * A certificate that has expired is refused at start in one line, and at a renewal in one line, the pair in use
+     * kept: it would have replaced a valid one, and every client would have refused it.
+     */
+    @Test
+    void anExpiredCertificateIsRefusedAtStartAndAtRenewal() throws Exception {
+        TestPki.Pair expired = pki.issueValid("expired", 77, "20200101000000Z", "20200201000000Z");
+        RunningJar.Completed refused = RunningJar.runToCompletion(dir, TOKEN, "--store", "memory", "--port", "0",
+                "--tls-cert-file", expired.cert().toString(), "--tls-key-file", expired.key().toString());
+        assertEquals(2, refused.exitCode(), refused.stdout() + refused.stderr());
+        assertEquals(List.of("plantstore: --tls-cert-file " + expired.cert() + " (CN=expired) expired on "
+                + "2020-02-01T00:00:00Z: renew it"), refused.stderr().lines().toList());
+
+        Path secret = dir.resolve("secret");
+        try (RunningJar jar = startWith(mounted(secret, pair))) {
+            mountVersion(secret, "..v2", expired);
+            assertTrue(Poll.until(Duration.ofSeconds(15), Duration.ofMillis(100),
+                    () -> refusals(jar.outputSoFar()) == 1), jar.outputSoFar());
+            assertTrue(jar.outputSoFar().contains("(CN=expired) expired on 2020-02-01T00:00:00Z"), jar.outputSoFar());
+            assertEquals(BigInteger.valueOf(1001), pki.servedSerial(jar.port()), jar.outputSoFar());
         }
     }
 
@@ -197,12 +221,32 @@ class TlsIT {
         }
     }
 
+    /** TLS 1.2 offers only suites with ECDHE and an AEAD cipher: a client asking for CBC ones alone is refused. */
+    @Test
+    void tls12OffersOnlyAeadSuitesWithEcdhe() throws Exception {
+        try (RunningJar jar = startWith(pair)) {
+            String connect = "127.0.0.1:" + jar.port();
+            for (String cbc : List.of("ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA384")) {
+                RunningJar.Completed refused = TestPki.run(dir, "openssl", "s_client", "-tls1_2", "-cipher", cbc,
+                        "-connect", connect);
+                assertNotEquals(0, refused.exitCode(), cbc + "\n" + refused.stdout());
+                assertTrue(refused.stdout().contains("handshake failure"), cbc + "\n" + refused.stdout());
+            }
+            for (String aead : List.of("ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-CHACHA20-POLY1305")) {
+                RunningJar.Completed ok = TestPki.run(dir, "openssl", "s_client", "-tls1_2", "-cipher", aead,
+                        "-CAfile", pki.caCertificate().toString(), "-connect", connect);
+                assertTrue(ok.stdout().contains("Cipher is " + aead), aead + "\n" + ok.stdout());
+            }
+        }
+    }
+
     @Test
     void aPairThatDoesNotMatchOrAKeyCutShortIsRefusedAtStartInOneLine() throws Exception {
         TestPki.Pair other = pki.issue("other", 1002, 30);
         Path truncated = dir.resolve("truncated.key");
         String key = Files.readString(pair.key());
         Files.writeString(truncated, key.substring(0, key.length() / 2));
+        Files.setPosixFilePermissions(truncated, PosixFilePermissions.fromString("rw-------"));
         for (Path wrongKey : List.of(other.key(), truncated)) {
             RunningJar.Completed refused = RunningJar.runToCompletion(dir, TOKEN, "--store", "memory", "--port", "0",
                     "--tls-cert-file", pair.cert().toString(), "--tls-key-file", wrongKey.toString());
@@ -220,11 +264,8 @@ class TlsIT {
      */
     @Test
     void aPairRenewedByARenameReachesNewConnectionsWhileCreatesRunWithoutAFailure() throws Exception {
-        Path secret = Files.createDirectories(dir.resolve("secret"));
-        mountVersion(secret, "..v1", pair);
-        Files.createSymbolicLink(secret.resolve("tls.crt"), Path.of("..data/tls.crt"));
-        Files.createSymbolicLink(secret.resolve("tls.key"), Path.of("..data/tls.key"));
-        TestPki.Pair mounted = new TestPki.Pair(secret.resolve("tls.crt"), secret.resolve("tls.key"));
+        Path secret = dir.resolve("secret");
+        TestPki.Pair mounted = mounted(secret, pair);
         TestPki.Pair renewed = pki.issue("renewed", 2002, 30);
         try (RunningJar jar = startWith(mounted)) {
             assertEquals(BigInteger.valueOf(1001), pki.servedSerial(jar.port()));
@@ -247,6 +288,7 @@ class TlsIT {
             Path cut = dir.resolve("cut.key");
             String key = Files.readString(renewed.key());
             Files.writeString(cut, key.substring(0, key.length() - 40));
+            Files.setPosixFilePermissions(cut, PosixFilePermissions.fromString("rw-------"));
             int version = 3;
             for (TestPki.Pair bad : List.of(mismatched, new TestPki.Pair(renewed.cert(), cut))) {
                 int refusalsBefore = refusals(jar.outputSoFar());
@@ -256,6 +298,64 @@ class TlsIT {
                 assertEquals(BigInteger.valueOf(2002), pki.servedSerial(jar.port()), jar.outputSoFar());
             }
         }
+    }
+
+    /**
+     * What no renewal writes, put in the pair's place: a FIFO as the key (opening it would wait for a writer for ever),
+     * the certificate a link to /dev/zero (which never ends), a key every user may read. Each is refused in one line
+     * that says why, the pair in use still served, and a good pair after them is taken: the watch never blocked.
+     */
+    @Test
+    void aFifoADeviceAndAKeyOthersMayReadAreRefusedAtRenewalAndAGoodPairAfterThemIsTaken() throws Exception {
+        Path secret = dir.resolve("secret");
+        try (RunningJar jar = startWith(mounted(secret, pair))) {
+            Map<String, String> reasons = Map.of("..v2", "tls.key is a FIFO, not a regular file",
+                    "..v3", "its target /dev/zero is a character device, not a regular file",
+                    "..v4", "tls.key is open to other users (rw-r--r--); make it private with: chmod 600 ");
+            for (String version : List.of("..v2", "..v3", "..v4")) {
+                Path versionDir = Files.createDirectories(secret.resolve(version));
+                Path cert = versionDir.resolve("tls.crt");
+                Path key = versionDir.resolve("tls.key");
+                switch (version) {
+                    case "..v2" -> {
+                        Files.copy(pair.cert(), cert);
+                        assertEquals(0, TestPki.run(dir, "mkfifo", key.toString()).exitCode());
+                    }
+                    case "..v3" -> {
+                        Files.createSymbolicLink(cert, Path.of("/dev/zero"));
+                        Files.copy(pair.key(), key);
+                    }
+                    default -> {
+                        Files.copy(pair.cert(), cert);
+                        Files.copy(pair.key(), key);
+                        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
+                    }
+                }
+                int refusalsBefore = refusals(jar.outputSoFar());
+                pointDataAt(secret, version);
+                assertTrue(Poll.until(Duration.ofSeconds(15), Duration.ofMillis(100),
+                        () -> refusals(jar.outputSoFar()) == refusalsBefore + 1), jar.outputSoFar());
+                String refusal = jar.outputSoFar().lines()
+                        .filter(line -> line.contains("the TLS files changed but are refused"))
+                        .reduce((first, second) -> second).orElseThrow();
+                assertTrue(refusal.contains(reasons.get(version)), version + ": " + refusal);
+                assertEquals(BigInteger.valueOf(1001), pki.servedSerial(jar.port()), jar.outputSoFar());
+            }
+            mountVersion(secret, "..v5", pki.issue("renewed", 2002, 30));
+            assertTrue(Poll.until(Duration.ofSeconds(15), Duration.ofMillis(100),
+                    () -> pki.servedSerial(jar.port()).equals(BigInteger.valueOf(2002))),
+                    "the renewed certificate after the refusals:\n" + jar.outputSoFar());
+        }
+    }
+
+    @Test
+    void aKeyOthersMayReadIsRefusedAtStartInOneLine() throws Exception {
+        Files.setPosixFilePermissions(pair.key(), PosixFilePermissions.fromString("rw-r--r--"));
+        RunningJar.Completed refused = RunningJar.runToCompletion(dir, TOKEN, "--store", "memory", "--port", "0",
+                "--tls-cert-file", pair.cert().toString(), "--tls-key-file", pair.key().toString());
+        assertEquals(2, refused.exitCode(), refused.stdout() + refused.stderr());
+        assertEquals(List.of("plantstore: --tls-key-file " + pair.key() + " is open to other users (rw-r--r--); make "
+                + "it private with: chmod 600 " + pair.key()), refused.stderr().lines().toList());
     }
 
     @Test
@@ -298,6 +398,29 @@ class TlsIT {
         }
     }
 
+    /**
+     * A kubelet probing {@code https://POD_IP:PORT} and a Prometheus scraping by address send the address as Host,
+     * which a certificate for a DNS name does not hold: both ports answer them, over HTTP/1.1 and HTTP/2, as plain
+     * HTTP does.
+     */
+    @Test
+    void probesByAddressAreAnsweredWhenTheCertificateNamesOnlyADnsName() throws Exception {
+        TestPki.Pair named = pki.issue("api", 2001, 30, "DNS:api.example.com");
+        try (RunningJar jar = startWith(named, "--management-port", "0")) {
+            String api = "https://127.0.0.1:" + jar.port();
+            String management = "https://127.0.0.1:" + jar.managementUri("/").getPort();
+            for (String version : List.of("--http2", "--http1.1")) {
+                for (String probe : List.of(api + "/health/live", management + "/health/live",
+                        management + "/metrics")) {
+                    // -k: as the kubelet, which does not check the certificate.
+                    RunningJar.Completed answer = TestPki.run(dir, "curl", "-sS", "-k", version, "-o", "/dev/null",
+                            "-w", "%{http_code}", probe);
+                    assertEquals("200", answer.stdout(), version + " " + probe);
+                }
+            }
+        }
+    }
+
     private static long accessLines(String output) {
         return output.lines().filter(line -> line.contains(" access - ")).count();
     }
@@ -311,9 +434,22 @@ class TlsIT {
         Path versionDir = Files.createDirectories(secret.resolve(version));
         Files.copy(pair.cert(), versionDir.resolve("tls.crt"));
         Files.copy(pair.key(), versionDir.resolve("tls.key"));
+        pointDataAt(secret, version);
+    }
+
+    private static void pointDataAt(Path secret, String version) throws IOException {
         Path next = Files.createSymbolicLink(secret.resolve("..data_tmp"), Path.of(version));
         Files.move(next, secret.resolve("..data"), StandardCopyOption.ATOMIC_MOVE,
                 StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** A secret volume as the kubelet lays it out, with {@code pair} in it, for the jar to be started on. */
+    private static TestPki.Pair mounted(Path secret, TestPki.Pair pair) throws IOException {
+        Files.createDirectories(secret);
+        mountVersion(secret, "..v1", pair);
+        Files.createSymbolicLink(secret.resolve("tls.crt"), Path.of("..data/tls.crt"));
+        Files.createSymbolicLink(secret.resolve("tls.key"), Path.of("..data/tls.key"));
+        return new TestPki.Pair(secret.resolve("tls.crt"), secret.resolve("tls.key"));
     }
 
     /** Creates sent by a few HTTP/2 clients over keep-alive connections, each failure kept. */

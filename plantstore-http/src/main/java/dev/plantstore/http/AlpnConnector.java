@@ -2,7 +2,6 @@ package dev.plantstore.http;
 
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
-import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -27,18 +26,29 @@ final class AlpnConnector {
     static Connector create(Server server, HttpConfiguration http, SslContextFactory.Server tls, String host,
                             int port) {
         var secure = new HttpConfiguration(http);
-        secure.addCustomizer(new SecureRequestCustomizer());
+        // Without Jetty's check that Host is a name the certificate holds: a probe or a scrape by address sends the
+        // address, which a certificate for a DNS name lacks, and Jetty answered it 400. Plain HTTP takes any Host.
+        secure.addCustomizer(new SecureRequestCustomizer(false));
         var alpn = new ALPNServerConnectionFactory(APPLICATION_PROTOCOLS);
         alpn.setDefaultProtocol("http/1.1");
         var connector = new ServerConnector(server, new SslConnectionFactory(tls, alpn.getProtocol()), alpn,
-                new HTTP2ServerConnectionFactory(secure), new HttpConnectionFactory(secure));
+                new Http2Connections(secure), new HttpConnectionFactory(secure));
         connector.setHost(host);
         connector.setPort(port);
         return connector;
     }
 
+    /**
+     * TLS 1.3's suites, and TLS 1.2's with an ephemeral elliptic-curve key exchange and an AEAD cipher, as RFC 9325
+     * recommends: no CBC suite (the JDK enables them, and Jetty's exclusions keep some), and no finite-field DHE, which
+     * the JDK offers at 2048 bits with an RSA certificate.
+     */
+    private static final String[] CIPHER_SUITES = {"TLS_AES_(128|256)_GCM_SHA(256|384)", "TLS_CHACHA20_POLY1305_SHA256",
+        "TLS_ECDHE_(ECDSA|RSA)_WITH_(AES_(128|256)_GCM_SHA(256|384)|CHACHA20_POLY1305_SHA256)"};
+
     static void harden(SslContextFactory.Server tls) {
         tls.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+        tls.setIncludeCipherSuites(CIPHER_SUITES);
         tls.setRenegotiationAllowed(false);
         tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
         tls.setUseCipherSuitesOrder(true);

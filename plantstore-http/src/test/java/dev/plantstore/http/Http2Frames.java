@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,7 @@ import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.Callback;
 
 /**
@@ -51,7 +53,8 @@ final class Http2Frames implements AutoCloseable {
     private final CompletableFuture<GoAwayFrame> goAway = new CompletableFuture<>();
     private final AtomicReference<CompletableFuture<Void>> pingAnswer = new AtomicReference<>();
 
-    private Http2Frames(Javalin server, Server jetty, boolean obeyLimits) throws Exception {
+    private Http2Frames(Javalin server, Server jetty, boolean obeyLimits, Map<Integer, Integer> clientSettings)
+            throws Exception {
         this.server = server;
         this.jetty = jetty;
         client = new HTTP2Client();
@@ -60,6 +63,11 @@ final class Http2Frames implements AutoCloseable {
         var settings = new CompletableFuture<Void>();
         session = client.connect(client.getClientConnector().getSslContextFactory(),
                 new InetSocketAddress("localhost", server.port()), new Session.Listener() {
+                    @Override
+                    public Map<Integer, Integer> onPreface(Session session) {
+                        return clientSettings;
+                    }
+
                     @Override
                     public void onSettings(Session session, SettingsFrame frame) {
                         if (!obeyLimits) {
@@ -97,13 +105,26 @@ final class Http2Frames implements AutoCloseable {
      * (streams open at once, the size of a header block).
      */
     static Http2Frames connect(PlantStore store, boolean obeyLimits) throws Exception {
+        return connect(store, obeyLimits, Map.of());
+    }
+
+    /**
+     * As {@link #connect(PlantStore)}, the client announcing {@code initialStreamWindow} as every stream's
+     * flow-control window, which it never opens further: at 0, no answer's body can be sent.
+     */
+    static Http2Frames connectWithWindow(PlantStore store, int initialStreamWindow) throws Exception {
+        return connect(store, true, Map.of(SettingsFrame.INITIAL_WINDOW_SIZE, initialStreamWindow));
+    }
+
+    private static Http2Frames connect(PlantStore store, boolean obeyLimits, Map<Integer, Integer> clientSettings)
+            throws Exception {
         var jetty = new AtomicReference<Server>();
         Javalin server = TestApi.server(TestApi.api(store), config -> {
             TestTransport.listenOverTls(config);
             config.jetty.modifyServer(jetty::set);
         }).start();
         try {
-            return new Http2Frames(server, jetty.get(), obeyLimits);
+            return new Http2Frames(server, jetty.get(), obeyLimits, clientSettings);
         } catch (Exception e) {
             server.stop();
             throw e;
@@ -149,6 +170,11 @@ final class Http2Frames implements AutoCloseable {
         pingAnswer.set(answer);
         session.ping(new PingFrame(System.nanoTime(), false), Callback.NOOP);
         answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** The requests the server counts as in flight, which its stop waits for (Jetty's {@code GracefulHandler}). */
+    long requestsInFlight() {
+        return jetty.getDescendant(GracefulHandler.class).getCurrentRequestCount();
     }
 
     private long openStreams() {
@@ -207,7 +233,12 @@ final class Http2Frames implements AutoCloseable {
 
         /** The error code of the first RST_STREAM the server sent on this stream, once one has arrived. */
         int awaitReset() throws Exception {
-            return firstReset.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            return awaitReset(WAIT);
+        }
+
+        /** As {@link #awaitReset()}, waiting up to {@code limit}. */
+        int awaitReset(Duration limit) throws Exception {
+            return firstReset.get(limit.toMillis(), TimeUnit.MILLISECONDS);
         }
 
         /** The answer's body, once the answer has ended. */

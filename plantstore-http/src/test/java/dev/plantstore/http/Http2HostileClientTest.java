@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStores;
+import dev.plantstore.testkit.Poll;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -27,8 +29,7 @@ class Http2HostileClientTest {
 
     private static final String PLANT = "{\"id\":1,\"name\":\"Monstera\"}";
 
-    /** Jetty's default, which the server keeps. */
-    private static final int MAX_OPEN_STREAMS = 128;
+    private static final int MAX_OPEN_STREAMS = Http2Connections.MAX_CONCURRENT_STREAMS;
 
     private final PlantStore store = PlantStores.inMemory();
 
@@ -78,6 +79,25 @@ class Http2HostileClientTest {
     }
 
     /**
+     * A client that never opens its flow-control window gets the answer's head and no body; the stream holds what
+     * it holds for {@link Http2Connections#STREAM_IDLE_TIMEOUT}, not for the connection's 30 s idle time-out, and is
+     * then reset, its request ended.
+     */
+    @Test
+    void aStreamStalledOnAClosedWindowIsResetAfterTheStreamIdleTimeout() throws Exception {
+        try (Http2Frames client = Http2Frames.connectWithWindow(store, 0)) {
+            long start = System.nanoTime();
+            Http2Frames.Exchange stalled = client.open(client.request("GET", "/health"), true);
+            stalled.awaitReset(Duration.ofSeconds(25));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertTrue(took.compareTo(Http2Connections.STREAM_IDLE_TIMEOUT.minusSeconds(1)) > 0, "reset after " + took);
+            assertTrue(took.compareTo(ClientLimits.DEFAULT_IDLE_TIMEOUT.minusSeconds(5)) < 0, "reset after " + took);
+            assertTrue(Poll.until(Http2Frames.WAIT, Duration.ofMillis(10), () -> client.requestsInFlight() == 0),
+                    "the stalled request ended");
+        }
+    }
+
+    /**
      * Jetty's 8 KiB for the request line and headers holds on HTTP/2 too: a header block over it is a fault of the
      * whole connection (HPACK's state is the connection's), which the server ends with GOAWAY; one a little under it
      * is served.
@@ -110,11 +130,16 @@ class Http2HostileClientTest {
     void aBodyThatContradictsItsContentLengthResetsItsStreamAndNeverReachesTheStore(int declaredOverActual)
             throws Exception {
         try (Http2Frames client = Http2Frames.connect(store)) {
+            // A connection that has served a request already, whose request state Jetty reuses.
+            String other = PLANT.replace("1", "2");
+            assertEquals(200, create(client, other.length(), other).awaitStatus());
             Http2Frames.Exchange exchange = create(client, PLANT.length() + declaredOverActual, PLANT);
             client.awaitEveryStreamDone();
 
             assertEquals(List.of(ErrorCode.PROTOCOL_ERROR.code), exchange.resets,
                     "RST_STREAM codes the client received");
+            assertTrue(Poll.until(Http2Frames.WAIT, Duration.ofMillis(10), () -> client.requestsInFlight() == 0),
+                    "the reset request is no longer in flight, which a stop would wait for");
         }
         assertFalse(store.find(1).isPresent(), "stored from a body its Content-Length contradicts");
     }
