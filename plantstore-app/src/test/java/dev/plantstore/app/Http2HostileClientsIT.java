@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * flow-control window while they ask for large answers, and a create whose body contradicts its Content-Length,
  * after which the server must still stop cleanly.
  */
+@Tag("alone")
 class Http2HostileClientsIT {
 
     private static final Map<String, String> TOKEN = Map.of("PLANTSTORE_TOKENS", "h2-token");
