@@ -62,7 +62,7 @@ final class Settlement {
             outbox.giveUp(List.of(event));
             report.attempted(WebhookListener.Outcome.UNDELIVERABLE);
             ReceiverHealth.LOG.log(System.Logger.Level.ERROR, "webhooks to " + key + ": event "
-                    + WebhookSigner.messageId(event) + " (" + event.type() + " of plant " + event.plantId()
+                    + event.messageId() + " (" + event.type() + " of plant " + event.plantId()
                     + ") is undeliverable after " + (event.attempts() + 1) + " attempts over "
                     + retries.retryPeriod() + " (last: " + attempt.reason()
                     + "); it is no longer retried");
