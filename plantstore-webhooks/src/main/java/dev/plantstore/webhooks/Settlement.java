@@ -1,8 +1,10 @@
 package dev.plantstore.webhooks;
 
 import dev.plantstore.core.WebhookListener;
+import dev.plantstore.core.webhooks.DeliveryReport;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.core.webhooks.RetryPolicy;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,10 +20,10 @@ final class Settlement {
     private final RetryPolicy retries;
     private final ReceiverFeed feed;
     private final ReceiverHealth health;
-    private final ReceiverReport report;
+    private final DeliveryReport report;
 
     Settlement(String key, Outbox outbox, RetryPolicy retries, ReceiverFeed feed, ReceiverHealth health,
-               ReceiverReport report) {
+               DeliveryReport report) {
         this.key = key;
         this.outbox = outbox;
         this.retries = retries;
