@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -82,8 +81,8 @@ class BrokerFaultsTest {
                 + broker.bootstrapServers()), messages().toString());
 
         broker.restart();
-        List<ConsumerRecord<String, byte[]>> records = broker.read(TOPIC, 5, WAIT);
-        assertEquals(List.of("1", "2", "3", "4", "5"), records.stream().map(ConsumerRecord::key).sorted().distinct()
+        List<KafkaBroker.Event> records = broker.read(TOPIC, 5, WAIT);
+        assertEquals(List.of("1", "2", "3", "4", "5"), records.stream().map(KafkaBroker.Event::key).sorted().distinct()
                 .toList());
         assertTrue(Poll.until(WAIT, LOOK, () -> !log.messagesWith("recovered").isEmpty()), messages().toString());
         assertEquals(1, log.records().stream().filter(record -> record.getLevel() == Level.SEVERE).count(),
@@ -119,17 +118,17 @@ class BrokerFaultsTest {
         writing.set(false);
         writer.join();
 
-        List<ConsumerRecord<String, byte[]>> records = broker.read(TOPIC, acknowledged.size(), WAIT);
+        List<KafkaBroker.Event> records = broker.read(TOPIC, acknowledged.size(), WAIT);
         Map<String, String> valueById = new HashMap<>();
         Map<String, List<String>> perPlant = new LinkedHashMap<>();
         for (var record : records) {
-            String id = KafkaBroker.header(record, "ce_id");
-            String seen = valueById.putIfAbsent(id, KafkaBroker.header(record, "ce_type") + " " + record.key());
+            String id = record.header("ce_id");
+            String seen = valueById.putIfAbsent(id, record.header("ce_type") + " " + record.key());
             if (seen == null) {
                 perPlant.computeIfAbsent(record.key(), key -> new ArrayList<>())
-                        .add(record.key() + " " + KafkaBroker.header(record, "ce_type"));
+                        .add(record.key() + " " + record.header("ce_type"));
             } else {
-                assertEquals(seen, KafkaBroker.header(record, "ce_type") + " " + record.key(),
+                assertEquals(seen, record.header("ce_type") + " " + record.key(),
                         "a duplicate differs from its first");
             }
         }

@@ -13,7 +13,6 @@ import dev.plantstore.sqlite.DurableSqlite;
 import dev.plantstore.testkit.CapturedLog;
 import dev.plantstore.testkit.KafkaBroker;
 import dev.plantstore.testkit.Poll;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +24,6 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,37 +94,37 @@ class KafkaDeliveryTest {
         }
         store.create(new NewPlant(3, "Plant 3 again"));
 
-        List<ConsumerRecord<String, byte[]>> records = broker.read(topic, 41, WAIT);
+        List<KafkaBroker.Event> records = broker.read(topic, 41, WAIT);
         assertEquals(41, records.size());
         Map<String, List<String>> perPlant = new LinkedHashMap<>();
         for (var record : records) {
-            assertEquals("1.0", KafkaBroker.header(record, "ce_specversion"));
-            assertEquals("/plantstore/plants", KafkaBroker.header(record, "ce_source"));
-            assertEquals("application/json", KafkaBroker.header(record, "content-type"));
-            long time = Instant.parse(KafkaBroker.header(record, "ce_time")).toEpochMilli();
+            assertEquals("1.0", record.header("ce_specversion"));
+            assertEquals("/plantstore/plants", record.header("ce_source"));
+            assertEquals("application/json", record.header("content-type"));
+            long time = Instant.parse(record.header("ce_time")).toEpochMilli();
             assertTrue(time >= before - 1_000 && time <= System.currentTimeMillis(), "ce_time " + time);
             assertEquals(time, record.timestamp());
-            String type = KafkaBroker.header(record, "ce_type");
-            String value = new String(record.value(), StandardCharsets.UTF_8);
+            String type = record.header("ce_type");
+            String value = record.value();
             if (type.equals("plant.deleted")) {
                 assertEquals("{\"id\":" + record.key() + "}", value);
-                assertEquals(TRACEPARENT, KafkaBroker.header(record, "traceparent"));
-                assertEquals("vendor=1", KafkaBroker.header(record, "tracestate"));
+                assertEquals(TRACEPARENT, record.header("traceparent"));
+                assertEquals("vendor=1", record.header("tracestate"));
             } else {
                 assertEquals("plant.created", type);
                 assertTrue(value.startsWith("{\"id\":" + record.key() + ",\"name\":\"Plant "), value);
-                assertNull(KafkaBroker.header(record, "traceparent"));
+                assertNull(record.header("traceparent"));
             }
             perPlant.computeIfAbsent(record.key(), key -> new ArrayList<>()).add(type);
         }
-        assertEquals(41, records.stream().map(record -> KafkaBroker.header(record, "ce_id")).distinct().count());
+        assertEquals(41, records.stream().map(record -> record.header("ce_id")).distinct().count());
         assertEquals(List.of("plant.created", "plant.deleted", "plant.created"), perPlant.get("3"));
         assertEquals(List.of("plant.created", "plant.deleted"), perPlant.get("1"));
         assertEquals(List.of("plant.created"), perPlant.get("30"));
         assertEquals("{\"id\":2,\"name\":\"Plant \\\"2\\\"\",\"tag\":\"even\"}", records.stream()
-                .filter(record -> record.key().equals("2") && KafkaBroker.header(record, "ce_type")
+                .filter(record -> record.key().equals("2") && record.header("ce_type")
                         .equals("plant.created"))
-                .map(record -> new String(record.value(), StandardCharsets.UTF_8)).findFirst().orElseThrow());
+                .map(KafkaBroker.Event::value).findFirst().orElseThrow());
     }
 
     @ParameterizedTest
@@ -148,8 +146,8 @@ class KafkaDeliveryTest {
         store.create(new NewPlant(4, "Plant 4"));
 
         broker.createTopic(topic, 1);
-        List<ConsumerRecord<String, byte[]>> records = broker.read(topic, 4, WAIT);
-        assertEquals(List.of("1", "2", "3", "4"), records.stream().map(ConsumerRecord::key).sorted().distinct()
+        List<KafkaBroker.Event> records = broker.read(topic, 4, WAIT);
+        assertEquals(List.of("1", "2", "3", "4"), records.stream().map(KafkaBroker.Event::key).sorted().distinct()
                 .toList());
         assertTrue(Poll.until(WAIT, LOOK, () -> !log.messagesWith("recovered").isEmpty()), messages().toString());
     }

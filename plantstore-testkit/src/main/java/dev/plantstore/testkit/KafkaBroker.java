@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -111,18 +112,35 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
+    /** A record as a consumer read it: its key, value (as UTF-8 text), timestamp and headers (as text). */
+    public record Event(String key, String value, long timestamp, Map<String, String> headers) {
+
+        /** A header's value, or null when the record has none of that name. */
+        public String header(String name) {
+            return headers.get(name);
+        }
+
+        static Event of(ConsumerRecord<String, byte[]> record) {
+            Map<String, String> headers = new LinkedHashMap<>();
+            record.headers().forEach(header -> headers.put(header.key(),
+                    new String(header.value(), StandardCharsets.UTF_8)));
+            return new Event(record.key(), new String(record.value(), StandardCharsets.UTF_8), record.timestamp(),
+                    headers);
+        }
+    }
+
     /**
      * Every record of {@code topic} from its start, read until {@code count} are in or {@code limit} has passed, by a
      * consumer that reads only committed data and commits nothing.
      */
-    public List<ConsumerRecord<String, byte[]>> read(String topic, int count, Duration limit) {
+    public List<Event> read(String topic, int count, Duration limit) {
         var properties = new Properties();
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        List<Event> records = new ArrayList<>();
         try (var consumer = new KafkaConsumer<String, byte[]>(properties)) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                     .map(info -> new TopicPartition(topic, info.partition())).toList();
@@ -130,16 +148,10 @@ public final class KafkaBroker implements AutoCloseable {
             consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + limit.toNanos();
             while (records.size() < count && System.nanoTime() - deadline < 0) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> records.add(Event.of(record)));
             }
         }
         return records;
-    }
-
-    /** A header's value as text, or null when the record has none of that name. */
-    public static String header(ConsumerRecord<String, byte[]> record, String name) {
-        var header = record.headers().lastHeader(name);
-        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 
     private void format() throws IOException, InterruptedException {
