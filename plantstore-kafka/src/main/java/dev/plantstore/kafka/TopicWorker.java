@@ -93,7 +93,12 @@ final class TopicWorker {
     /** Until stopped: whatever a turn throws (the outbox failing, the database down) is logged once and waited out. */
     private void run() {
         int turnFailures = 0;
-        health.check(producer, System.currentTimeMillis());
+        try {
+            // Brokers down or a topic missing are told at start, before any event waits for them.
+            health.check(producer, System.currentTimeMillis());
+        } catch (InterruptException e) {
+            // Stopped while looking: the stop's last sends follow.
+        }
         while (!stopped) {
             try {
                 long waitMillis = turn(System.currentTimeMillis());
@@ -120,10 +125,26 @@ final class TopicWorker {
         finish();
     }
 
-    /** What a stop can still do: wait a moment for the sends under way, and record which were delivered. */
+    /**
+     * What a stop can still do: for up to {@link #STOP_FLUSH}, unless the brokers fail, send what is due, page after
+     * page (a plant's next event goes once its last is acknowledged), then record which sends were delivered. So a
+     * store closed right after its writes has sent them.
+     */
     private void finish() {
         Thread.interrupted();
+        long deadline = System.nanoTime() + STOP_FLUSH.toNanos();
         try {
+            while (!health.failing() && System.nanoTime() - deadline < 0) {
+                long now = System.currentTimeMillis();
+                settle(now);
+                List<PlantEvent> page = outbox.claim(key, now, PAGE);
+                if (page.isEmpty() && inFlight.get() == 0) {
+                    break;
+                }
+                page.forEach(this::send);
+                // Until every send is answered, its callback run: the next page holds the plants' next events.
+                producer.flush();
+            }
             producer.close(STOP_FLUSH);
             settle(System.currentTimeMillis());
         } catch (RuntimeException e) {

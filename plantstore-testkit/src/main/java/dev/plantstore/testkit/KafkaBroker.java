@@ -69,10 +69,31 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** A broker of its own in {@code dir}, formatted and started, its listener up. */
     public static KafkaBroker start(Path dir) throws IOException, InterruptedException {
-        var broker = new KafkaBroker(dir, Sockets.freePort(), Sockets.freePort(), brokerClasspath());
+        return start(dir, Sockets.freePort());
+    }
+
+    /** As {@link #start(Path)}, its listener on {@code port}. */
+    public static KafkaBroker start(Path dir, int port) throws IOException, InterruptedException {
+        var broker = new KafkaBroker(dir, port, Sockets.freePort(), brokerClasspath());
         broker.format();
         broker.startProcess();
         return broker;
+    }
+
+    /**
+     * {@code ./mvnw -q -pl plantstore-testkit exec:java@kafka-broker -Dexec.args=PORT}: a broker on {@code PORT} with
+     * the topic {@code plant-events}, for docs/kafka.md; it runs until stopped, and its data goes with it.
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: KafkaBroker PORT");
+            System.exit(2);
+        }
+        KafkaBroker broker = start(Files.createTempDirectory("plantstore-kafka-"), Integer.parseInt(args[0]));
+        Runtime.getRuntime().addShutdownHook(new Thread(broker::close));
+        broker.createTopic("plant-events", 3);
+        System.out.println("Kafka broker on " + broker.bootstrapServers() + ", topic plant-events");
+        Thread.currentThread().join();
     }
 
     /** {@code 127.0.0.1:PORT}, as a client's {@code bootstrap.servers}. */
