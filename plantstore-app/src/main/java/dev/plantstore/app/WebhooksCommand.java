@@ -1,14 +1,18 @@
 package dev.plantstore.app;
 
+import static dev.plantstore.app.Options.KAFKA_BOOTSTRAP_SERVERS;
+import static dev.plantstore.app.Options.KAFKA_TOPIC;
 import static dev.plantstore.app.Options.STORE;
 import static dev.plantstore.app.Options.WEBHOOK_URL;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.UndeliverableEvents;
+import dev.plantstore.kafka.KafkaSink;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,7 +23,8 @@ import org.sqlite.SQLiteOpenMode;
 /**
  * {@code java -jar plantstore.jar webhooks undeliverable|redeliver [OPTIONS]}: an operator's view of the events given
  * up on, and their redelivery, beside running servers and without SQL. It takes the server's own options and
- * environment, so it opens the database the server does; with {@code --webhook-url} it keeps to those receivers.
+ * environment, so it opens the database the server does; with {@code --webhook-url} it keeps to those receivers, with
+ * {@code --kafka-bootstrap-servers} to the Kafka sink's topic.
  * Whoever may open that database (the SQLite file's permissions, the PostgreSQL role) may run it; it opens no port.
  */
 final class WebhooksCommand {
@@ -29,7 +34,8 @@ final class WebhooksCommand {
         Usage: java -jar plantstore.jar webhooks undeliverable [OPTIONS]   list the events given up on
                java -jar plantstore.jar webhooks redeliver [OPTIONS]       send them again, with a fresh retry period
         OPTIONS are the server's: --store (or PLANTSTORE_STORE) names the database, --webhook-url keeps to those
-        receivers; PostgreSQL credentials come from PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD.
+        receivers, --kafka-bootstrap-servers and --kafka-topic to that topic; PostgreSQL credentials come from
+        PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD.
         """;
     private static final int LISTED_AT_MOST = 1_000;
 
@@ -71,8 +77,7 @@ final class WebhooksCommand {
                     + "runs on");
             return 2;
         }
-        List<Optional<String>> receivers = options.get(WEBHOOK_URL).isEmpty() ? List.of(Optional.empty())
-                : options.get(WEBHOOK_URL).stream().map(url -> Optional.of(url.toString())).toList();
+        List<Optional<String>> receivers = destinations(options);
         DataSource dataSource;
         try {
             dataSource = dataSource(store, Options.secrets(env));
@@ -102,6 +107,18 @@ final class WebhooksCommand {
                 pool.close();
             }
         }
+    }
+
+    /**
+     * The destinations the options name, the webhooks' receivers and the Kafka sink's topic; every destination when
+     * they name none.
+     */
+    private static List<Optional<String>> destinations(Options options) {
+        List<Optional<String>> named = new ArrayList<>();
+        options.get(WEBHOOK_URL).forEach(url -> named.add(Optional.of(url.toString())));
+        options.get(KAFKA_BOOTSTRAP_SERVERS).ifPresent(servers -> named.add(Optional.of(
+                KafkaSink.to(servers, options.get(KAFKA_TOPIC)).target().toString())));
+        return named.isEmpty() ? List.of(Optional.empty()) : List.copyOf(named);
     }
 
     private static void list(UndeliverableEvents events, Optional<String> receiver, PrintStream out) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.plantstore.testkit.KafkaBroker;
 import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.TestPostgres;
 import dev.plantstore.testkit.WebhookReceiver;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -154,5 +156,61 @@ class KafkaIT {
         String said = completed.stdout() + completed.stderr();
         assertTrue(said.contains("Kafka config file " + config), said);
         assertFalse(said.contains("hunter2"), said);
+    }
+
+    @Tag("heavy")
+    @Test
+    void twoInstancesOnPostgresOneKilledAndRestartedLoseNoAcknowledgedWriteAndKeepEachPlantsOrder() throws Exception {
+        String topic = newTopic();
+        broker.createTopic(topic, 3);
+        try (TestPostgres postgres = TestPostgres.freshSchema()) {
+            Map<String, String> env = Map.of("PLANTSTORE_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers(),
+                    "PLANTSTORE_KAFKA_TOPIC", topic);
+            String[] store = {"--store", postgres.schemaUrl()};
+            List<String> acknowledged = new ArrayList<>();
+            RunningJar a = start(env, store);
+            RunningJar b = start(env, store);
+            for (int id = 1; id <= 60; id++) {
+                assertEquals(200, create(id % 2 == 0 ? a : b, TOKEN, id, "Plant " + id));
+                acknowledged.add(id + " plant.created");
+                if (id % 5 == 0) {
+                    assertEquals(204, delete(id % 2 == 0 ? b : a, id));
+                    acknowledged.add(id + " plant.deleted");
+                }
+            }
+            a.process().destroyForcibly().waitFor();
+            for (int id = 61; id <= 80; id++) {
+                assertEquals(200, create(b, TOKEN, id, "Plant " + id));
+                acknowledged.add(id + " plant.created");
+            }
+            RunningJar restarted = start(env, store);
+            for (int id = 81; id <= 90; id++) {
+                assertEquals(200, create(restarted, TOKEN, id, "Plant " + id));
+                acknowledged.add(id + " plant.created");
+                assertEquals(204, delete(b, id));
+                acknowledged.add(id + " plant.deleted");
+            }
+
+            Map<String, String> firstById = new LinkedHashMap<>();
+            Map<String, List<String>> perPlant = new LinkedHashMap<>();
+            assertTrue(Poll.until(WAIT, LOOK, () -> {
+                firstById.clear();
+                perPlant.clear();
+                for (var record : broker.read(topic, acknowledged.size(), Duration.ofSeconds(5))) {
+                    String event = record.key() + " " + record.header("ce_type");
+                    String first = firstById.putIfAbsent(record.header("ce_id"), event + " " + record.value());
+                    if (first == null) {
+                        perPlant.computeIfAbsent(record.key(), key -> new ArrayList<>()).add(event);
+                    } else {
+                        assertEquals(first, event + " " + record.value(), "a duplicate differs from its first");
+                    }
+                }
+                return firstById.size() >= acknowledged.size();
+            }), () -> firstById.size() + " of " + acknowledged.size() + " events");
+            assertEquals(acknowledged.stream().sorted().toList(),
+                    perPlant.values().stream().flatMap(List::stream).sorted().toList());
+            perPlant.forEach((plant, events) -> assertEquals(plant + " plant.created", events.get(0),
+                    "plant " + plant + "'s events came as " + events));
+        }
     }
 }
