@@ -65,6 +65,14 @@ final class BrokerFaults {
                 + firstLine(failure.getMessage()));
     }
 
+    /**
+     * Whether {@code failure} refuses one record for what it is (over the size limit), not the brokers' state: the
+     * other events go on meanwhile.
+     */
+    static boolean refusesTheRecord(Throwable failure) {
+        return failure instanceof RecordTooLargeException;
+    }
+
     private static String simpleName(Throwable failure) {
         return failure.getClass().getSimpleName();
     }

@@ -1,5 +1,6 @@
 package dev.plantstore.kafka;
 
+import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.RetryPolicy;
 import java.time.Duration;
 import java.util.List;
@@ -103,6 +104,18 @@ final class BrokerHealth {
             nextStillFailingNanos = nanos + STILL_FAILING_EVERY.toNanos();
         }
         fault = current;
+    }
+
+    /**
+     * The brokers refused one event's record for what it is: told once, at its first refusal, and retried on the
+     * back-off with the others going on, as a change of the topic's limit may let it through.
+     */
+    void refused(PlantEvent event, Throwable failure) {
+        if (event.attempts() == 0) {
+            LOG.log(System.Logger.Level.ERROR, "kafka to " + key + ": event " + event.messageId() + " ("
+                    + event.type() + " of plant " + event.plantId() + ") is refused, kept and retried: "
+                    + faults.describe(failure, false).description());
+        }
     }
 
     /** Whether the brokers answer that the topic does not exist; false when they cannot say. */

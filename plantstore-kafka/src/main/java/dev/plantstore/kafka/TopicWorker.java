@@ -235,7 +235,17 @@ final class TopicWorker {
         }
         if (!failed.isEmpty()) {
             retryOrGiveUp(failed, now);
-            health.failed(failed.size(), failed.get(0).failure(), now);
+            List<Sent> brokerFailures = new ArrayList<>();
+            for (Sent failure : failed) {
+                if (BrokerFaults.refusesTheRecord(failure.failure())) {
+                    health.refused(failure.event(), failure.failure());
+                } else {
+                    brokerFailures.add(failure);
+                }
+            }
+            if (!brokerFailures.isEmpty()) {
+                health.failed(brokerFailures.size(), brokerFailures.get(0).failure(), now);
+            }
         }
     }
 

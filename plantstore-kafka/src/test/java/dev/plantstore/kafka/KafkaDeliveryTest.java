@@ -152,6 +152,23 @@ class KafkaDeliveryTest {
         assertTrue(Poll.until(WAIT, LOOK, () -> !log.messagesWith("recovered").isEmpty()), messages().toString());
     }
 
+    @ParameterizedTest
+    @MethodSource("stores")
+    void aRecordOverTheTopicsLimitIsOneErrorLineItsEventKeptAndTheOthersGoOn(Function<KafkaSink, PlantStore> opener)
+            throws Exception {
+        String topic = newTopic();
+        broker.createTopic(topic, 1, Map.of("max.message.bytes", "400"));
+        PlantStore store = open(opener, KafkaSink.to(broker.bootstrapServers(), topic));
+        store.create(new NewPlant(1, "x".repeat(500)));
+        assertTrue(Poll.until(WAIT, LOOK, () -> !log.messagesWith("a record is larger than").isEmpty()),
+                messages().toString());
+        assertTrue(store.isAvailable());
+        store.create(new NewPlant(2, "Fern"));
+        List<KafkaBroker.Event> records = broker.read(topic, 1, WAIT);
+        assertEquals(List.of("2"), records.stream().map(KafkaBroker.Event::key).toList());
+        assertEquals(1, log.messagesWith("a record is larger than").size(), messages().toString());
+    }
+
     private List<String> messages() {
         return log.records().stream().map(record -> record.getLevel() + " " + record.getMessage()).toList();
     }

@@ -126,8 +126,14 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Creates {@code topic} with {@code partitions} partitions and waits until the broker serves it. */
     public void createTopic(String topic, int partitions) throws InterruptedException {
+        createTopic(topic, partitions, Map.of());
+    }
+
+    /** As {@link #createTopic(String, int)}, the topic configured so ({@code max.message.bytes}, say). */
+    public void createTopic(String topic, int partitions, Map<String, String> configs) throws InterruptedException {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs))).all()
+                    .get(60, TimeUnit.SECONDS);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("could not create topic " + topic, e);
         }
