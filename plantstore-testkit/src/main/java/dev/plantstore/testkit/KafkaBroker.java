@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -47,12 +48,19 @@ public final class KafkaBroker implements AutoCloseable {
     private final Path dir;
     private final int port;
     private final int controllerPort;
+    /** A listener of SASL_PLAINTEXT with SCRAM-SHA-256 beside the plain one, and its one user; empty without. */
+    private final Optional<Scram> scram;
     private final String classpath;
     private Process process;
 
-    private KafkaBroker(Path dir, int port, int controllerPort, String classpath) {
+    /** The SASL listener's port, and the one user SCRAM knows. */
+    private record Scram(int port, String user, String password) {
+    }
+
+    private KafkaBroker(Path dir, int port, int controllerPort, String classpath, Optional<Scram> scram) {
         this.dir = dir;
         this.port = port;
+        this.scram = scram;
         this.controllerPort = controllerPort;
         this.classpath = classpath;
     }
@@ -74,10 +82,29 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** As {@link #start(Path)}, its listener on {@code port}. */
     public static KafkaBroker start(Path dir, int port) throws IOException, InterruptedException {
-        var broker = new KafkaBroker(dir, port, Sockets.freePort(), brokerClasspath());
+        var broker = new KafkaBroker(dir, port, Sockets.freePort(), brokerClasspath(), Optional.empty());
         broker.format();
         broker.startProcess();
         return broker;
+    }
+
+    /**
+     * As {@link #start(Path)}, with a second listener that takes SCRAM-SHA-256 over SASL_PLAINTEXT
+     * ({@link #scramBootstrapServers()}) and knows the one {@code user} with {@code password}; the plain listener
+     * stays, for the test's own clients.
+     */
+    public static KafkaBroker startWithScram(Path dir, String user, String password)
+            throws IOException, InterruptedException {
+        var broker = new KafkaBroker(dir, Sockets.freePort(), Sockets.freePort(), brokerClasspath(),
+                Optional.of(new Scram(Sockets.freePort(), user, password)));
+        broker.format();
+        broker.startProcess();
+        return broker;
+    }
+
+    /** The SCRAM listener, {@code 127.0.0.1:PORT}. */
+    public String scramBootstrapServers() {
+        return "127.0.0.1:" + scram.orElseThrow().port();
     }
 
     /**
@@ -187,10 +214,18 @@ public final class KafkaBroker implements AutoCloseable {
         config.put("process.roles", "broker,controller");
         config.put("node.id", "1");
         config.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
-        config.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        config.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+        String sasl = scram.map(user -> ",SASL_PLAINTEXT://127.0.0.1:" + user.port()).orElse("");
+        config.put("listeners", "PLAINTEXT://127.0.0.1:" + port + sasl + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        config.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port + sasl);
         config.put("controller.listener.names", "CONTROLLER");
-        config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        config.put("inter.broker.listener.name", "PLAINTEXT");
+        config.put("listener.security.protocol.map",
+                "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
+        if (scram.isPresent()) {
+            config.put("sasl.enabled.mechanisms", "SCRAM-SHA-256");
+            config.put("listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        }
         config.put("log.dirs", dir.resolve("data").toString());
         config.put("auto.create.topics.enable", "false");
         config.put("offsets.topic.replication.factor", "1");
@@ -202,8 +237,11 @@ public final class KafkaBroker implements AutoCloseable {
         try (var out = Files.newBufferedWriter(dir.resolve("server.properties"))) {
             config.store(out, "a broker of the tests");
         }
-        Process formatting = new ProcessBuilder(command("kafka.tools.StorageTool", "format", "-t",
-                Uuid.randomUuid().toString(), "-c", dir.resolve("server.properties").toString(), "--standalone"))
+        List<String> format = new ArrayList<>(List.of("format", "-t", Uuid.randomUuid().toString(), "-c",
+                dir.resolve("server.properties").toString(), "--standalone"));
+        scram.ifPresent(user -> format.addAll(List.of("--add-scram",
+                "SCRAM-SHA-256=[name=" + user.user() + ",password=" + user.password() + "]")));
+        Process formatting = new ProcessBuilder(command("kafka.tools.StorageTool", format.toArray(String[]::new)))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("format.out").toFile()).start();
         if (!formatting.waitFor(START_LIMIT.toSeconds(), TimeUnit.SECONDS) || formatting.exitValue() != 0) {
             formatting.destroyForcibly();
