@@ -30,7 +30,10 @@ public final class ConsoleLoggerProvider implements SLF4JServiceProvider {
             "io.javalin.Javalin", ConsoleLogger.OFF,
             // The pool announces every start and stop, and warns once per pooled connection that a fault breaks, with a
             // stack trace each; the store logs the fault itself, once when it starts and once when it ends.
-            "com.zaxxer.hikari", Level.ERROR.toInt());
+            "com.zaxxer.hikari", Level.ERROR.toInt(),
+            // Kafka's client warns at every reconnection to brokers that are down, and prints its settings at INFO;
+            // the sink logs each fault itself, once when it starts and once when it ends, with what to do.
+            "org.apache.kafka", ConsoleLogger.OFF);
 
     private final ConcurrentMap<String, Logger> loggers = new ConcurrentHashMap<>();
     private final ILoggerFactory loggerFactory = name -> loggers.computeIfAbsent(name,

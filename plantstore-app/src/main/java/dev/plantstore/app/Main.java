@@ -6,6 +6,9 @@ import static dev.plantstore.app.Options.DOCS;
 import static dev.plantstore.app.Options.DRAIN;
 import static dev.plantstore.app.Options.HOST;
 import static dev.plantstore.app.Options.IDLE_TIMEOUT;
+import static dev.plantstore.app.Options.KAFKA_BOOTSTRAP_SERVERS;
+import static dev.plantstore.app.Options.KAFKA_CONFIG_FILE;
+import static dev.plantstore.app.Options.KAFKA_TOPIC;
 import static dev.plantstore.app.Options.LOG_FORMAT;
 import static dev.plantstore.app.Options.MANAGEMENT_HOST;
 import static dev.plantstore.app.Options.MANAGEMENT_PORT;
@@ -27,6 +30,7 @@ import static dev.plantstore.app.Options.WEBHOOK_SIGNING_KEY_FILE;
 import static dev.plantstore.app.Options.WEBHOOK_URL;
 
 import dev.plantstore.core.CommitListener;
+import dev.plantstore.core.EventSink;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.TokenVerifier;
 import dev.plantstore.core.WebhookListener;
@@ -34,6 +38,7 @@ import dev.plantstore.core.Webhooks;
 import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
 import dev.plantstore.http.PlantStoreServer;
+import dev.plantstore.kafka.KafkaSink;
 import dev.plantstore.oidc.OidcTokenVerifier;
 import io.javalin.util.JavalinBindException;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -151,11 +156,14 @@ public final class Main {
         Optional<PrometheusMeterRegistry> metrics = options.get(MANAGEMENT_PORT).isPresent()
                 ? Optional.of(measured(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
                 : Optional.empty();
+        WebhookListener deliveries = metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE);
         Optional<WebhookConfig> webhookConfig = WebhookConfig.configured(options.get(WEBHOOK_URL),
                 new WebhookConfig.Source(secrets.webhookSecret(), options.get(WEBHOOK_SECRET_FILE)),
                 new WebhookConfig.Source(secrets.webhookSigningKey(), options.get(WEBHOOK_SIGNING_KEY_FILE)),
-                metrics.<WebhookListener>map(WebhookMetrics::new).orElse(WebhookListener.NONE));
+                deliveries);
         Optional<Webhooks> webhooks = webhookConfig.map(WebhookConfig::webhooks);
+        Optional<KafkaSink> kafka = KafkaConfig.configured(options.get(KAFKA_BOOTSTRAP_SERVERS),
+                options.get(KAFKA_TOPIC), options.get(KAFKA_CONFIG_FILE), deliveries);
         TokenVerifier verifier = verifier(options, secrets, tokens, closing);
         Optional<ReloadingTls> tls = Optional.empty();
         if (options.tlsFiles().isPresent()) {
@@ -165,7 +173,8 @@ public final class Main {
             metrics.ifPresent(tls.get()::bindTo);
         }
         PlantStore store = OpenStore.open(options.get(STORE), OpenStore.Access.of(options), secrets,
-                metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks, closing);
+                metrics.<CommitListener>map(CommitMetrics::new).orElse(CommitListener.NONE), webhooks,
+                kafka.<List<EventSink>>map(List::of).orElse(List.of()), closing);
         PlantStoreApi api = api(options, store, verifier, metrics);
         if (tracing.isPresent()) {
             api = api.withTracing(tracing.get()).withHealthTraced(options.get(TRACE_HEALTH));
@@ -193,6 +202,8 @@ public final class Main {
                 + " h"));
         webhookConfig.ifPresent(config -> config.publicKeys().forEach(key ->
                 out.println("webhooks signed with Ed25519 key " + key + " (receivers verify with it)")));
+        kafka.ifPresent(sink -> out.println("events to Kafka topic " + sink.topic() + " at " + sink.bootstrapServers()
+                + ", each event retried for " + sink.retryPeriod().toHours() + " h"));
         tracing.ifPresent(sdk -> out.println("traces exported as the OTEL_* variables say"));
         String scheme = tls.isPresent() ? "https://" : "http://";
         tls.ifPresent(keys -> out.println("TLS 1.3 and 1.2, HTTP/2 and HTTP/1.1, certificate " + keys.describe()));

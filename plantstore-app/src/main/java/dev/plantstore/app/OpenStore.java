@@ -3,6 +3,7 @@ package dev.plantstore.app;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.CommitListener;
+import dev.plantstore.core.EventSink;
 import dev.plantstore.core.JdbcSchema;
 import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.PlantStore;
@@ -19,6 +20,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -52,28 +54,31 @@ final class OpenStore {
 
     /**
      * Opens the store {@code spec} names, using the database as {@code access} allows, telling {@code commits} of each
-     * group commit of a database store, and sending plant events to {@code webhooks} when given. Each thing it opens
-     * is recorded in {@code closing}; a failure part-way leaves what was opened before it recorded there, for the
-     * caller to close with the rest.
+     * group commit of a database store, and sending plant events to {@code webhooks} and {@code sinks} when given.
+     * Each thing it opens is recorded in {@code closing}; a failure part-way leaves what was opened before it recorded
+     * there, for the caller to close with the rest.
      *
      * @throws StartupException with a one-line reason that never contains credentials: the store is in use, the
      *                          database is unreachable, its schema is newer than this release
      */
     static PlantStore open(StoreSpec spec, Access access, Options.Secrets secrets, CommitListener commits,
-                           Optional<Webhooks> webhooks, Closing closing) throws StartupException {
+                           Optional<Webhooks> webhooks, List<EventSink> sinks, Closing closing)
+            throws StartupException {
         try {
             PlantStore store;
             if (spec instanceof StoreSpec.Sqlite sqlite) {
                 closing.opened("the store's lock file", lockExclusively(sqlite.file()), OpenStore::release);
                 SqliteFile file = closing.opened("the store's connections", SqliteFile.open(sqlite.file()),
                         SqliteFile::close);
-                store = jdbc(spec, file, access, commits, webhooks);
+                store = jdbc(spec, file, access, commits, webhooks, sinks);
             } else if (spec instanceof StoreSpec.Postgres postgres) {
                 HikariDataSource pool = closing.opened("the store's connections",
                         postgresPool(postgres, secrets, access.poolSize()), HikariDataSource::close);
-                store = jdbc(spec, pool, access, commits, webhooks);
+                store = jdbc(spec, pool, access, commits, webhooks, sinks);
             } else if (webhooks.isPresent()) {
-                store = PlantStores.inMemory(webhooks.get());
+                store = PlantStores.inMemory(webhooks.get(), sinks);
+            } else if (!sinks.isEmpty()) {
+                store = PlantStores.inMemory(sinks);
             } else {
                 store = PlantStores.inMemory();
             }
@@ -98,11 +103,14 @@ final class OpenStore {
     }
 
     private static PlantStore jdbc(StoreSpec spec, DataSource pool, Access access, CommitListener commits,
-                                   Optional<Webhooks> webhooks) throws StartupException {
+                                   Optional<Webhooks> webhooks, List<EventSink> sinks) throws StartupException {
         if (!access.migrate()) {
             requireCurrentSchema(spec, pool);
         }
         var settings = JdbcStoreSettings.defaults().withListener(commits).withMigratesSchema(access.migrate());
+        for (EventSink sink : sinks) {
+            settings = settings.withSink(sink);
+        }
         return PlantStores.jdbc(pool, webhooks.map(settings::withWebhooks).orElse(settings));
     }
 

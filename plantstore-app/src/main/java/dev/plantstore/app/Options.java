@@ -8,6 +8,7 @@ import static dev.plantstore.app.OptionValues.requireNonBlank;
 import dev.plantstore.app.Option.Given;
 import dev.plantstore.http.ClientLimits;
 import dev.plantstore.http.PlantStoreApi;
+import dev.plantstore.kafka.KafkaSink;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -123,6 +124,17 @@ final class Options {
                     + "key receivers verify with; while one is replaced, the new and the old one, each on a line of "
                     + "its own", given -> Optional.of(Path.of(requireNonBlank(given))), Optional.empty(), "");
 
+    static final Option<Optional<String>> KAFKA_BOOTSTRAP_SERVERS = Option.withoutDefault(
+            "--kafka-bootstrap-servers", "HOST:PORT[,...]",
+            "Kafka brokers that get each plant event as a record of --kafka-topic, a CloudEvent keyed by its plant",
+            given -> Optional.of(KafkaConfig.parseServers(given)), Optional.empty(), "none");
+    static final Option<String> KAFKA_TOPIC = Option.of("--kafka-topic", "NAME",
+            "the Kafka topic the plant events go to", KafkaConfig::parseTopic, KafkaSink.DEFAULT_TOPIC);
+    static final Option<Optional<Path>> KAFKA_CONFIG_FILE = Option.withoutDefault("--kafka-config-file", "FILE",
+            "Kafka client properties, as Kafka's own tools take them (security.protocol, sasl.*, ssl.*), in a file "
+                    + "only its owner may read",
+            given -> Optional.of(Path.of(requireNonBlank(given))), Optional.empty(), "");
+
     static final Option<Optional<URI>> OIDC_ISSUER = Option.withoutDefault("--oidc-issuer", "URL",
             "also accept JWT access tokens from this OpenID Connect / OAuth 2.0 issuer, exactly as its tokens' iss "
                     + "says; its keys are found through {issuer}/.well-known/openid-configuration",
@@ -143,8 +155,8 @@ final class Options {
     static final List<Option<?>> TABLE = List.of(HOST, PORT, MAX_BODY_BYTES, TOKENS_FILE, STORE, MIGRATE,
             DB_POOL_SIZE, DOCS, CORS_ORIGINS, AUTH_FAILURE_LIMIT, TRUSTED_PROXIES, IDLE_TIMEOUT, MANAGEMENT_PORT,
             MANAGEMENT_HOST, LOG_FORMAT, TRACE_HEALTH, DRAIN, MAX_CONNECTIONS, MIN_BODY_RATE, WEBHOOK_URL,
-            WEBHOOK_SECRET_FILE, WEBHOOK_SIGNING_KEY_FILE, OIDC_ISSUER, OIDC_AUDIENCE, OIDC_CLOCK_SKEW,
-            OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE,
+            WEBHOOK_SECRET_FILE, WEBHOOK_SIGNING_KEY_FILE, KAFKA_BOOTSTRAP_SERVERS, KAFKA_TOPIC, KAFKA_CONFIG_FILE,
+            OIDC_ISSUER, OIDC_AUDIENCE, OIDC_CLOCK_SKEW, OIDC_CREATE_SCOPE, OIDC_DELETE_SCOPE,
             TlsOptions.CERT_FILE, TlsOptions.KEY_FILE, TlsOptions.KEY_PASSWORD_FILE, TlsOptions.CLIENT_CA_FILE);
 
     static final Secret TOKENS = new Secret("PLANTSTORE_TOKENS", "bearer tokens, comma-separated, used together with "

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * Webhook deliveries as metrics, per receiver (its URL without user information or query): attempts by outcome
+ * Webhook deliveries as metrics, per receiver (its URL without user information or query) and per sink beside them
+ * (the Kafka sink's {@code kafka://SERVERS/TOPIC}, under the same tag): attempts by outcome
  * ({@value #DELIVERIES}), events waiting ({@value #PENDING}) and the age of the oldest of them
  * ({@value #OLDEST_PENDING}), which grows while a receiver is down, and the time from write to delivery
  * ({@value #DELIVERY_LAG}, a histogram).
@@ -82,6 +83,10 @@ final class WebhookMetrics implements WebhookListener {
     }
 
     static String shown(URI receiver) {
+        if (receiver.getHost() == null) {
+            // A sink's target, such as kafka://broker-1:9092,broker-2:9092/plant-events, names no one host.
+            return receiver.getScheme() + "://" + receiver.getRawAuthority() + receiver.getRawPath();
+        }
         String port = receiver.getPort() == -1 ? "" : ":" + receiver.getPort();
         return receiver.getScheme() + "://" + receiver.getHost() + port + (receiver.getRawPath() == null ? ""
                 : receiver.getRawPath());

@@ -1,11 +1,14 @@
 package dev.plantstore.app;
 
+import static dev.plantstore.app.Options.KAFKA_BOOTSTRAP_SERVERS;
+import static dev.plantstore.app.Options.KAFKA_TOPIC;
 import static dev.plantstore.app.Options.STORE;
 import static dev.plantstore.app.Options.WEBHOOK_SIGNING_KEY_FILE;
 import static dev.plantstore.app.Options.WEBHOOK_URL;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.UndeliverableEvents;
+import dev.plantstore.kafka.KafkaSink;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,8 +33,8 @@ import org.sqlite.SQLiteOpenMode;
  * {@code java -jar plantstore.jar webhooks undeliverable|redeliver [OPTIONS]}: an operator's view of the events given
  * up on, and their redelivery, beside running servers and without SQL; {@code webhooks signing-key FILE} and
  * {@code webhooks public-key}, the Ed25519 signing key's making and its public key for receivers. It takes the
- * server's own options and
- * environment, so it opens the database the server does; with {@code --webhook-url} it keeps to those receivers.
+ * server's own options and environment, so it opens the database the server does; with {@code --webhook-url} it
+ * keeps to those receivers, with {@code --kafka-bootstrap-servers} to the Kafka sink's topic.
  * Whoever may open that database (the SQLite file's permissions, the PostgreSQL role) may run it; it opens no port.
  */
 final class WebhooksCommand {
@@ -44,8 +48,9 @@ final class WebhooksCommand {
                                                                            public key
                java -jar plantstore.jar webhooks public-key [OPTIONS]      print the public key of each signing key
         OPTIONS are the server's: --store (or PLANTSTORE_STORE) names the database, --webhook-url keeps to those
-        receivers; PostgreSQL credentials come from PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD; the signing keys
-        from --webhook-signing-key-file or PLANTSTORE_WEBHOOK_SIGNING_KEY.
+        receivers, --kafka-bootstrap-servers and --kafka-topic to that topic; PostgreSQL credentials come from
+        PLANTSTORE_DB_USER and PLANTSTORE_DB_PASSWORD; the signing keys from --webhook-signing-key-file or
+        PLANTSTORE_WEBHOOK_SIGNING_KEY.
         """;
     private static final int LISTED_AT_MOST = 1_000;
 
@@ -93,8 +98,7 @@ final class WebhooksCommand {
                     + "runs on");
             return 2;
         }
-        List<Optional<String>> receivers = options.get(WEBHOOK_URL).isEmpty() ? List.of(Optional.empty())
-                : options.get(WEBHOOK_URL).stream().map(url -> Optional.of(url.toString())).toList();
+        List<Optional<String>> receivers = destinations(options);
         DataSource dataSource;
         try {
             dataSource = dataSource(store, Options.secrets(env));
@@ -168,6 +172,18 @@ final class WebhooksCommand {
             err.println("plantstore: " + e.getMessage());
             return 2;
         }
+    }
+
+    /**
+     * The destinations the options name, the webhooks' receivers and the Kafka sink's topic; every destination when
+     * they name none.
+     */
+    private static List<Optional<String>> destinations(Options options) {
+        List<Optional<String>> named = new ArrayList<>();
+        options.get(WEBHOOK_URL).forEach(url -> named.add(Optional.of(url.toString())));
+        options.get(KAFKA_BOOTSTRAP_SERVERS).ifPresent(servers -> named.add(Optional.of(
+                KafkaSink.to(servers, options.get(KAFKA_TOPIC)).target().toString())));
+        return named.isEmpty() ? List.of(Optional.empty()) : List.copyOf(named);
     }
 
     private static void list(UndeliverableEvents events, Optional<String> receiver, PrintStream out) {

@@ -2,6 +2,7 @@ package dev.plantstore.app;
 
 import dev.plantstore.core.CommitListener;
 import dev.plantstore.core.PlantStore;
+import java.util.List;
 import java.util.Optional;
 
 /** A store opened as the server opens it with its options' defaults, no secrets and no webhooks. */
@@ -14,6 +15,6 @@ final class DefaultStore {
         var access = new OpenStore.Access(Options.MIGRATE.defaultValue(), Options.DB_POOL_SIZE.defaultValue());
         var noSecrets = new Options.Secrets(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty());
-        return OpenStore.open(spec, access, noSecrets, CommitListener.NONE, Optional.empty(), closing);
+        return OpenStore.open(spec, access, noSecrets, CommitListener.NONE, Optional.empty(), List.of(), closing);
     }
 }

@@ -51,6 +51,9 @@ class OptionsTest {
                 entry(Options.WEBHOOK_URL, List.of()),
                 entry(Options.WEBHOOK_SECRET_FILE, Optional.empty()),
                 entry(Options.WEBHOOK_SIGNING_KEY_FILE, Optional.empty()),
+                entry(Options.KAFKA_BOOTSTRAP_SERVERS, Optional.empty()),
+                entry(Options.KAFKA_TOPIC, "plant-events"),
+                entry(Options.KAFKA_CONFIG_FILE, Optional.empty()),
                 entry(Options.OIDC_ISSUER, Optional.empty()),
                 entry(Options.OIDC_AUDIENCE, Optional.empty()),
                 entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),
@@ -72,8 +75,9 @@ class OptionsTest {
                 "--idle-timeout", "5", "--management-port", "0", "--management-host=0.0.0.0", "--log-format", "JSON",
                 "--trace-health", "on", "--drain-seconds", "0", "--max-connections", "500", "--min-body-rate", "0",
                 "--webhook-url", "https://a.example/hook,http://b.example:8080/x", "--webhook-secret-file", "/etc/s",
-                "--webhook-signing-key-file", "/etc/k", "--trusted-proxies", "10.0.0.0/8, ::1", "--migrate", "off",
-                "--db-pool-size=3");
+                "--webhook-signing-key-file", "/etc/k", "--kafka-bootstrap-servers", "k1:9092,k2:9093",
+                "--kafka-topic=orders", "--kafka-config-file", "/etc/kafka", "--trusted-proxies", "10.0.0.0/8, ::1",
+                "--migrate", "off", "--db-pool-size=3");
         assertEquals(Map.<Option<?>, Object>ofEntries(
                 entry(Options.HOST, "127.0.0.1"),
                 entry(Options.PORT, 0),
@@ -97,6 +101,9 @@ class OptionsTest {
                         List.of(URI.create("https://a.example/hook"), URI.create("http://b.example:8080/x"))),
                 entry(Options.WEBHOOK_SECRET_FILE, Optional.of(Path.of("/etc/s"))),
                 entry(Options.WEBHOOK_SIGNING_KEY_FILE, Optional.of(Path.of("/etc/k"))),
+                entry(Options.KAFKA_BOOTSTRAP_SERVERS, Optional.of("k1:9092,k2:9093")),
+                entry(Options.KAFKA_TOPIC, "orders"),
+                entry(Options.KAFKA_CONFIG_FILE, Optional.of(Path.of("/etc/kafka"))),
                 entry(Options.OIDC_ISSUER, Optional.empty()),
                 entry(Options.OIDC_AUDIENCE, Optional.empty()),
                 entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),
@@ -155,7 +162,8 @@ class OptionsTest {
                 "PLANTSTORE_TRUSTED_PROXIES", "192.0.2.0/24"));
         env.put("PLANTSTORE_WEBHOOK_SIGNING_KEY_FILE", "signing-key");
         env.putAll(Map.of("PLANTSTORE_MIGRATE", "no", "PLANTSTORE_DB_POOL_SIZE", "40",
-                "PLANTSTORE_TRACE_HEALTH", "on"));
+                "PLANTSTORE_TRACE_HEALTH", "on", "PLANTSTORE_KAFKA_BOOTSTRAP_SERVERS", "kafka:9092",
+                "PLANTSTORE_KAFKA_TOPIC", "plants", "PLANTSTORE_KAFKA_CONFIG_FILE", "kafka.properties"));
         assertEquals(Map.<Option<?>, Object>ofEntries(
                 entry(Options.HOST, "::1"),
                 entry(Options.PORT, 9000),
@@ -178,6 +186,9 @@ class OptionsTest {
                 entry(Options.WEBHOOK_URL, List.of(URI.create("http://hooks.example/"))),
                 entry(Options.WEBHOOK_SECRET_FILE, Optional.of(Path.of("secret"))),
                 entry(Options.WEBHOOK_SIGNING_KEY_FILE, Optional.of(Path.of("signing-key"))),
+                entry(Options.KAFKA_BOOTSTRAP_SERVERS, Optional.of("kafka:9092")),
+                entry(Options.KAFKA_TOPIC, "plants"),
+                entry(Options.KAFKA_CONFIG_FILE, Optional.of(Path.of("kafka.properties"))),
                 entry(Options.OIDC_ISSUER, Optional.empty()),
                 entry(Options.OIDC_AUDIENCE, Optional.empty()),
                 entry(Options.OIDC_CLOCK_SKEW, Duration.ofSeconds(30)),

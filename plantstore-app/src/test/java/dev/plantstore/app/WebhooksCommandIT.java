@@ -85,5 +85,10 @@ class WebhooksCommandIT {
                 "--store", "sqlite:" + database, "--webhook-url", "https://search.example/plant-events");
         assertEquals(new RunningJar.Completed(0, "no undeliverable events to https://search.example/plant-events\n",
                 ""), noneOfOne);
+        RunningJar.Completed noneOfTheTopic = RunningJar.runToCompletion(dir, "webhooks", "undeliverable",
+                "--store", "sqlite:" + database, "--kafka-bootstrap-servers", "kafka-1:9092,kafka-2:9092",
+                "--kafka-topic", "plants");
+        assertEquals(new RunningJar.Completed(0,
+                "no undeliverable events to kafka://kafka-1:9092,kafka-2:9092/plants\n", ""), noneOfTheTopic);
     }
 }

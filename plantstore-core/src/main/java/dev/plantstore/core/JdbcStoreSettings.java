@@ -1,6 +1,8 @@
 package dev.plantstore.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -11,6 +13,7 @@ import java.util.Optional;
  *   <li>{@code timeout}: an operation that cannot finish within it throws {@link StoreUnavailableException};
  *   <li>{@code listener}: told of each group commit (for metrics);
  *   <li>{@code webhooks}: where events of the writes go, if anywhere;
+ *   <li>{@code sinks}: where else they go ({@link EventSink}), each sink keeping its own place in the outbox;
  *   <li>{@code migratesSchema}: whether opening the store may create its tables and migrate them to this release's
  *       version ({@link JdbcSchema}), as by default; without, it only checks the version and refuses a database
  *       that is not at it, so that its database user needs no right to change the schema.
@@ -21,7 +24,7 @@ import java.util.Optional;
  * }</pre>
  */
 public record JdbcStoreSettings(Duration timeout, CommitListener listener, Optional<Webhooks> webhooks,
-                                boolean migratesSchema) {
+                                boolean migratesSchema, List<EventSink> sinks) {
 
     /** 5 s. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
@@ -33,26 +36,41 @@ public record JdbcStoreSettings(Duration timeout, CommitListener listener, Optio
         }
         Objects.requireNonNull(listener, "null listener");
         Objects.requireNonNull(webhooks, "null webhooks");
+        sinks = List.copyOf(sinks);
     }
 
-    /** The default time-out, no listener, no webhooks; the schema is migrated when the store opens. */
+    /** The settings of release 1.0, which had no sinks beside webhooks. */
+    public JdbcStoreSettings(Duration timeout, CommitListener listener, Optional<Webhooks> webhooks,
+                             boolean migratesSchema) {
+        this(timeout, listener, webhooks, migratesSchema, List.of());
+    }
+
+    /** The default time-out, no listener, no webhooks nor other sinks; the schema is migrated when the store opens. */
     public static JdbcStoreSettings defaults() {
         return new JdbcStoreSettings(DEFAULT_TIMEOUT, CommitListener.NONE, Optional.empty(), true);
     }
 
     public JdbcStoreSettings withTimeout(Duration timeout) {
-        return new JdbcStoreSettings(timeout, listener, webhooks, migratesSchema);
+        return new JdbcStoreSettings(timeout, listener, webhooks, migratesSchema, sinks);
     }
 
     public JdbcStoreSettings withListener(CommitListener listener) {
-        return new JdbcStoreSettings(timeout, listener, webhooks, migratesSchema);
+        return new JdbcStoreSettings(timeout, listener, webhooks, migratesSchema, sinks);
     }
 
     public JdbcStoreSettings withWebhooks(Webhooks webhooks) {
-        return new JdbcStoreSettings(timeout, listener, Optional.of(webhooks), migratesSchema);
+        return new JdbcStoreSettings(timeout, listener, Optional.of(webhooks), migratesSchema, sinks);
+    }
+
+    /** The same settings, the events sent to {@code sink} too, after the sinks given before. */
+    public JdbcStoreSettings withSink(EventSink sink) {
+        Objects.requireNonNull(sink, "null sink");
+        var more = new ArrayList<>(sinks);
+        more.add(sink);
+        return new JdbcStoreSettings(timeout, listener, webhooks, migratesSchema, more);
     }
 
     public JdbcStoreSettings withMigratesSchema(boolean migratesSchema) {
-        return new JdbcStoreSettings(timeout, listener, webhooks, migratesSchema);
+        return new JdbcStoreSettings(timeout, listener, webhooks, migratesSchema, sinks);
     }
 }

@@ -5,6 +5,8 @@ import dev.plantstore.core.memory.InMemoryPlantStore;
 import dev.plantstore.core.memory.MemoryOutbox;
 import dev.plantstore.core.webhooks.DeliveringPlantStore;
 import dev.plantstore.core.webhooks.DeliveryProvider;
+import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -30,8 +32,37 @@ public final class PlantStores {
      * @throws IllegalStateException when the module {@code plantstore-webhooks}, which sends the events, is missing
      */
     public static PlantStore inMemory(Webhooks webhooks) {
-        var outbox = new MemoryOutbox(webhooks.receiverKeys());
-        var delivery = DeliveryProvider.startFor(outbox, webhooks.delivery());
+        return inMemory(webhooks, List.of());
+    }
+
+    /**
+     * As {@link #inMemory(Webhooks)}, the events sent to {@code sinks} too, each sink from its own place in the
+     * outbox: one that is down holds back neither the receivers nor the other sinks, and at most 100,000 of its events
+     * wait.
+     *
+     * @throws IllegalStateException    when a module that sends the events is missing
+     * @throws IllegalArgumentException when two destinations share a target
+     */
+    public static PlantStore inMemory(Webhooks webhooks, List<EventSink> sinks) {
+        return inMemory(Events.of(Optional.of(webhooks), sinks));
+    }
+
+    /**
+     * As {@link #inMemory(Webhooks, List)}, the events sent to {@code sinks} alone (at least one).
+     *
+     * @throws IllegalStateException    when a module that sends the events is missing
+     * @throws IllegalArgumentException when there is no sink or two share a target
+     */
+    public static PlantStore inMemory(List<EventSink> sinks) {
+        if (sinks.isEmpty()) {
+            throw new IllegalArgumentException("no event sink given");
+        }
+        return inMemory(Events.of(Optional.empty(), sinks));
+    }
+
+    private static PlantStore inMemory(Events events) {
+        var outbox = new MemoryOutbox(events.settings().destinationKeys());
+        var delivery = DeliveryProvider.startFor(outbox, events.settings());
         return new DeliveringPlantStore(new InMemoryPlantStore(outbox), delivery);
     }
 
@@ -55,26 +86,29 @@ public final class PlantStores {
     }
 
     /**
-     * As {@link #jdbc(DataSource)}, run as {@code settings} say. With webhooks, an event is sent for each create that
-     * stores a plant and each delete that removes one to each receiver, at least once. The event is recorded in table
-     * {@code webhook_outbox} in the transaction of its write, so an acknowledged write always gets its event, after a
-     * crash too, and a write that failed gets none. Every store on one database shares the work: each event is sent
-     * by one of them at a time, and the events of one that dies are taken over after 30 s.
+     * As {@link #jdbc(DataSource)}, run as {@code settings} say. With webhooks or other sinks, an event is sent for
+     * each create that stores a plant and each delete that removes one to each receiver and sink, at least once, each
+     * from its own place in the outbox. The event is recorded in table {@code webhook_outbox} in the transaction of
+     * its write, so an acknowledged write always gets its event, after a crash too, and a write that failed gets
+     * none. Every store on one database shares the work: each event is sent by one of them at a time, and the events
+     * of one that dies are taken over after 30 s.
      *
-     * @throws IllegalStateException when the settings hold webhooks and the module {@code plantstore-webhooks}, which
-     *                               sends the events, is missing
+     * @throws IllegalStateException    when the settings hold webhooks and the module {@code plantstore-webhooks},
+     *                                  which sends the events, is missing, or a sink whose module is
+     * @throws IllegalArgumentException when two destinations share a target
      */
     public static PlantStore jdbc(DataSource dataSource, JdbcStoreSettings settings) {
         if (!settings.migratesSchema()) {
             JdbcSchema.require(dataSource);
         }
-        if (settings.webhooks().isEmpty()) {
+        if (settings.webhooks().isEmpty() && settings.sinks().isEmpty()) {
             return new JdbcPlantStore(dataSource, settings.timeout(), settings.listener());
         }
-        Webhooks webhooks = settings.webhooks().get();
-        var store = new JdbcPlantStore(dataSource, settings.timeout(), settings.listener(), webhooks.receiverKeys());
+        var events = Events.of(settings.webhooks(), settings.sinks());
+        var store = new JdbcPlantStore(dataSource, settings.timeout(), settings.listener(),
+                events.settings().destinationKeys());
         try {
-            var delivery = DeliveryProvider.startFor(store.outbox(), webhooks.delivery());
+            var delivery = DeliveryProvider.startFor(store.outbox(), events.settings());
             return new DeliveringPlantStore(store, delivery);
         } catch (RuntimeException e) {
             store.close();

@@ -106,11 +106,6 @@ public final class Webhooks {
         return new DeliverySettings(receivers, secrets, listener, retryPeriod, DeliverySettings.FIRST_RETRY);
     }
 
-    /** The keys the outbox files each receiver's events under. */
-    List<String> receiverKeys() {
-        return receivers.stream().map(DeliverySettings::receiverKey).toList();
-    }
-
     @Override
     public String toString() {
         return "Webhooks" + receivers.stream().map(DeliverySettings::receiverKey).toList() + " (" + secrets

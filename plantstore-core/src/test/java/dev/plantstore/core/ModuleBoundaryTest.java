@@ -25,8 +25,10 @@ class ModuleBoundaryTest {
 
     @Test
     void theModuleExportsTheInterfacePackageToAllAndEachRoomOnlyToTheModuleThatBuildsOnIt() throws Exception {
-        assertEquals(Set.of("dev.plantstore.core -> all", "dev.plantstore.core.webhooks -> [dev.plantstore.webhooks]",
-                        "dev.plantstore.core.threads -> [dev.plantstore.oidc, dev.plantstore.webhooks]",
+        assertEquals(Set.of("dev.plantstore.core -> all",
+                        "dev.plantstore.core.webhooks -> [dev.plantstore.kafka, dev.plantstore.webhooks]",
+                        "dev.plantstore.core.threads -> [dev.plantstore.kafka, dev.plantstore.oidc, "
+                                + "dev.plantstore.webhooks]",
                         "dev.plantstore.core.forwarding -> [dev.plantstore.http]"),
                 descriptor().exports().stream()
                         .map(export -> export.source() + " -> "

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -88,6 +89,18 @@ public abstract class PlantEventsContract {
                 events.store().create(new NewPlant(1, "Monstera")));
         assertTrue(events.store().delete(1));
         assertEquals(List.of("plant.created 1 Monstera", "plant.deleted 1"), drain(events.outbox(), RECEIVERS.get(0)));
+    }
+
+    @Test
+    void everySubscriberHearsEachCommitThoughAnEarlierOneThrows() throws Exception {
+        EventStore events = open();
+        events.outbox().committed().subscribe((leased, othersRecorded) -> {
+            throw new IllegalStateException("a broken subscriber");
+        });
+        List<Boolean> heard = new CopyOnWriteArrayList<>();
+        events.outbox().committed().subscribe((leased, othersRecorded) -> heard.add(othersRecorded));
+        events.store().create(new NewPlant(1, "Monstera"));
+        assertEquals(List.of(true), heard);
     }
 
     @Test

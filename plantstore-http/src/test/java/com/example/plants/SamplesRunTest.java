@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStores;
+import dev.plantstore.kafka.KafkaSink;
+import dev.plantstore.sqlite.SqliteFile;
+import dev.plantstore.testkit.KafkaBroker;
 import dev.plantstore.testkit.Poll;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,9 +23,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The library page's samples run as a user would run them (docs/library.md quotes these files;
@@ -97,5 +104,20 @@ class SamplesRunTest {
                 deleted true
                 refused: name must not be empty
                 """, output.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theKafkaSampleSendsTheRecordsOfACreateAndADelete(@TempDir Path dir) throws Exception {
+        KafkaBroker broker = KafkaBroker.shared();
+        broker.createTopic(KafkaSink.DEFAULT_TOPIC, 1);
+        try (SqliteFile file = SqliteFile.open(dir.resolve("plants.db"));
+             PlantStore store = SendEventsToKafka.open(file, broker.bootstrapServers())) {
+            store.create(new NewPlant(1, "Monstera", "aroid"));
+            store.delete(1);
+        }
+        assertEquals(List.of("plant.created {\"id\":1,\"name\":\"Monstera\",\"tag\":\"aroid\"}",
+                        "plant.deleted {\"id\":1}"),
+                broker.read(KafkaSink.DEFAULT_TOPIC, 2, Duration.ofSeconds(60)).stream()
+                        .map(record -> record.header("ce_type") + " " + record.value()).toList());
     }
 }

@@ -79,7 +79,7 @@ final class AttemptSpans {
             span.setAttribute("http.request.resend_count", (long) attempt - 1);
             span.setAttribute("plantstore.webhook.receiver", receiver);
             span.setAttribute("plantstore.webhook.attempt", (long) attempt);
-            span.setAttribute("plantstore.webhook.id", WebhookSigner.messageId(event));
+            span.setAttribute("plantstore.webhook.id", event.messageId());
             span.setAttribute("plantstore.webhook.event", event.type());
         }
         return new Attempt(span, contextOf(write.with(span)));

@@ -5,6 +5,7 @@ import dev.plantstore.core.webhooks.DeliveryProvider;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import io.opentelemetry.api.GlobalOpenTelemetry;
+import java.util.List;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
@@ -17,6 +18,12 @@ public final class HttpDeliveryProvider implements DeliveryProvider {
     /** For the service loader. */
     public HttpDeliveryProvider() {
         // The service loader needs a public constructor; the provider holds nothing.
+    }
+
+    /** The webhooks' receivers; the store's other sinks are their own modules' to send. */
+    @Override
+    public List<String> sendsTo(DeliverySettings settings) {
+        return settings.receivers().stream().map(DeliverySettings::receiverKey).toList();
     }
 
     @Override

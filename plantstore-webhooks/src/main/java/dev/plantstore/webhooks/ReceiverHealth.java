@@ -1,5 +1,6 @@
 package dev.plantstore.webhooks;
 
+import dev.plantstore.core.webhooks.RetryPolicy;
 import java.time.Duration;
 import java.util.List;
 

@@ -3,10 +3,12 @@ package dev.plantstore.webhooks;
 import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.threads.DaemonThreads;
 import dev.plantstore.core.webhooks.CommittedEvents;
+import dev.plantstore.core.webhooks.DeliveryReport;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.core.webhooks.RetryPolicy;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.util.List;
@@ -32,7 +34,7 @@ final class ReceiverWorker {
     private final RetryPolicy retries;
     private final ReceiverFeed feed;
     private final ReceiverHealth health;
-    private final ReceiverReport report;
+    private final DeliveryReport report;
     private final Settlement settlement;
     private final Dispatcher dispatcher;
     private final WritePacing pacing = new WritePacing();
@@ -52,7 +54,7 @@ final class ReceiverWorker {
         this.retries = retries;
         this.feed = new ReceiverFeed(key, outbox);
         this.health = new ReceiverHealth(key, retries);
-        this.report = new ReceiverReport(receiver, key, backlogs, listener);
+        this.report = new DeliveryReport(receiver, key, backlogs, listener);
         this.settlement = new Settlement(key, outbox, retries, feed, health, report, ceiling);
         this.thread = DaemonThreads.named("plantstore-webhook " + key).newThread(this::run);
         this.dispatcher = new Dispatcher(transport, signer, new AttemptSpans(openTelemetry, receiver, key),

@@ -1,8 +1,10 @@
 package dev.plantstore.webhooks;
 
 import dev.plantstore.core.WebhookListener;
+import dev.plantstore.core.webhooks.DeliveryReport;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.core.webhooks.RetryPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,11 +22,11 @@ final class Settlement {
     private final RetryPolicy retries;
     private final ReceiverFeed feed;
     private final ReceiverHealth health;
-    private final ReceiverReport report;
+    private final DeliveryReport report;
     private final Optional<RateCeiling> ceiling;
 
     Settlement(String key, Outbox outbox, RetryPolicy retries, ReceiverFeed feed, ReceiverHealth health,
-               ReceiverReport report, Optional<RateCeiling> ceiling) {
+               DeliveryReport report, Optional<RateCeiling> ceiling) {
         this.key = key;
         this.outbox = outbox;
         this.retries = retries;
@@ -70,7 +72,7 @@ final class Settlement {
             outbox.giveUp(List.of(event));
             report.attempted(WebhookListener.Outcome.UNDELIVERABLE);
             ReceiverHealth.LOG.log(System.Logger.Level.ERROR, "webhooks to " + key + ": event "
-                    + WebhookSigner.messageId(event) + " (" + event.type() + " of plant " + event.plantId()
+                    + event.messageId() + " (" + event.type() + " of plant " + event.plantId()
                     + ") is undeliverable after " + (event.attempts() + 1) + " attempts over "
                     + retries.retryPeriod() + " (last: " + attempt.reason()
                     + "); it is no longer retried");

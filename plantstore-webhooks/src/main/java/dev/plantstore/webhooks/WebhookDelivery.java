@@ -4,6 +4,7 @@ import dev.plantstore.core.webhooks.Delivery;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.core.webhooks.RetryPolicy;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.util.LinkedHashMap;

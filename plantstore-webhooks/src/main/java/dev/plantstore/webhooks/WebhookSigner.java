@@ -58,15 +58,10 @@ final class WebhookSigner {
 
     /** The request of one attempt at {@code event}: its id, the time now, the body and their signatures. */
     SignedRequest request(PlantEvent event, Optional<TraceContext> trace) {
-        String id = messageId(event);
+        String id = event.messageId();
         byte[] body = body(event);
         long timestamp = System.currentTimeMillis() / 1_000;
         return new SignedRequest(id, timestamp, sign(id, timestamp, body), body, trace);
-    }
-
-    /** The event's {@code webhook-id}, the same on every attempt, by which a receiver tells a retry from news. */
-    static String messageId(PlantEvent event) {
-        return "msg_" + event.seq();
     }
 
     String sign(String id, long timestampSeconds, byte[] body) {
@@ -105,40 +100,8 @@ final class WebhookSigner {
      * time: taken as the batch that wrote it began, and stored with it, so every attempt sends the same bytes.
      */
     static byte[] body(PlantEvent event) {
-        var json = new StringBuilder(128);
-        json.append("{\"type\":\"").append(event.type()).append("\",\"timestamp\":\"")
-                .append(TIMESTAMP.format(Instant.ofEpochMilli(event.recordedAtMillis())))
-                .append("\",\"data\":{\"id\":").append(event.plantId());
-        if (event.plant() != null) {
-            json.append(",\"name\":");
-            string(json, event.plant().name());
-            if (event.plant().tag() != null) {
-                json.append(",\"tag\":");
-                string(json, event.plant().tag());
-            }
-        }
-        return json.append("}}").toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static void string(StringBuilder json, String value) {
-        json.append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                case '\n' -> json.append("\\n");
-                case '\r' -> json.append("\\r");
-                case '\t' -> json.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
-                        json.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        json.append(c);
-                    }
-                }
-            }
-        }
-        json.append('"');
+        return ("{\"type\":\"" + event.type() + "\",\"timestamp\":\""
+                + TIMESTAMP.format(Instant.ofEpochMilli(event.recordedAtMillis())) + "\",\"data\":"
+                + event.dataJson() + "}").getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -2,6 +2,7 @@ package dev.plantstore.webhooks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.plantstore.core.webhooks.RetryPolicy;
 import dev.plantstore.testkit.CapturedLog;
 import java.time.Duration;
 import java.util.List;

@@ -9,6 +9,7 @@ import dev.plantstore.core.webhooks.CommittedEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import dev.plantstore.core.webhooks.PlantEvent;
+import dev.plantstore.core.webhooks.RetryPolicy;
 import dev.plantstore.core.webhooks.WebhookSecrets;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.webhooks.WebhookSigner.SignedRequest;

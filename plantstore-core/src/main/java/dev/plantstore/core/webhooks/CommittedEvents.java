@@ -2,13 +2,16 @@ package dev.plantstore.core.webhooks;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Where a store publishes the events its committed writes recorded, to whatever subscribes (the delivery). One way:
- * the store hands the events on and reads which receivers' events it may lease to this process, a choice the
- * subscriber sets ahead of time; it never calls into the subscriber for a decision, nor waits for it.
+ * Where a store publishes the events its committed writes recorded, to whatever subscribes (the delivery of each
+ * provider started: every one hears of every commit and takes the events of its own destinations). One way: the store
+ * hands the events on and reads which receivers' events it may lease to this process, a choice each subscriber sets
+ * ahead of time for its own; it never calls into a subscriber for a decision, nor waits for it.
  */
 public final class CommittedEvents {
 
@@ -29,11 +32,11 @@ public final class CommittedEvents {
 
     private final Set<String> leasedHere = ConcurrentHashMap.newKeySet();
     private volatile long nextLogNanos = System.nanoTime();
-    private volatile Subscriber subscriber = (leased, othersRecorded) -> { };
+    private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
 
-    /** From now on, {@code subscriber} hears of every commit that recorded events. */
+    /** From now on, {@code subscriber} hears of every commit that recorded events, beside those subscribed before. */
     public void subscribe(Subscriber subscriber) {
-        this.subscriber = subscriber;
+        subscribers.add(Objects.requireNonNull(subscriber, "null subscriber"));
     }
 
     /**
@@ -54,17 +57,24 @@ public final class CommittedEvents {
     }
 
     /**
-     * Hands a commit's events to the subscriber. What it throws is logged, at most every {@link #LOG_EVERY}, and goes
-     * no further: the write committed, and its events wait in the outbox for a claim once their lease runs out.
+     * Hands a commit's events to each subscriber. What one throws is logged, at most every {@link #LOG_EVERY}, and
+     * goes no further, not even to the next subscriber's turn: the write committed, and its events wait in the outbox
+     * for a claim once their lease runs out.
      */
     public void publish(List<PlantEvent> leased, boolean othersRecorded) {
+        for (Subscriber subscriber : subscribers) {
+            tell(subscriber, leased, othersRecorded);
+        }
+    }
+
+    private void tell(Subscriber subscriber, List<PlantEvent> leased, boolean othersRecorded) {
         try {
             subscriber.committed(leased, othersRecorded);
         } catch (RuntimeException e) {
             long now = System.nanoTime();
             if (now - nextLogNanos >= 0) {
                 nextLogNanos = now + LOG_EVERY.toNanos();
-                LOG.log(System.Logger.Level.ERROR, "webhooks: the delivery failed to take a commit's events; they "
+                LOG.log(System.Logger.Level.ERROR, "events: a delivery failed to take a commit's events; they "
                         + "wait in the outbox to be claimed", e);
             }
         }

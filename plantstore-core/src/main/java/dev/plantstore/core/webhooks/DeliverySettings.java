@@ -1,19 +1,24 @@
 package dev.plantstore.core.webhooks;
 
+import dev.plantstore.core.EventSink;
 import dev.plantstore.core.WebhookListener;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * What a {@link Delivery} works from: the public {@code Webhooks} resolved to its receivers, keys, listener and
- * timings. Its {@code toString}, like the public settings', shows no credential of a receiver's URL.
+ * timings, and the other sinks the store sends to, each of which carries its own settings. Its {@code toString}, like
+ * the public settings', shows no credential of a receiver's URL.
  *
+ * @param receivers  the webhooks' receivers, none when the store has no webhooks
  * @param firstRetry the wait before an event's first retry; each later one doubles it
+ * @param sinks      the destinations beside webhooks, each sent to by the provider that knows its kind
  */
 public record DeliverySettings(List<URI> receivers, WebhookSecrets secrets, WebhookListener listener,
-                               Duration retryPeriod, Duration firstRetry) {
+                               Duration retryPeriod, Duration firstRetry, List<EventSink> sinks) {
 
     /** The wait before an event's first retry when nothing else is said. */
     public static final Duration FIRST_RETRY = Duration.ofSeconds(1);
@@ -24,11 +29,26 @@ public record DeliverySettings(List<URI> receivers, WebhookSecrets secrets, Webh
         Objects.requireNonNull(listener, "null listener");
         Objects.requireNonNull(retryPeriod, "null retry period");
         Objects.requireNonNull(firstRetry, "null first retry");
+        sinks = List.copyOf(sinks);
+    }
+
+    /** Settings for webhooks alone, as release 1.0 had them. */
+    public DeliverySettings(List<URI> receivers, WebhookSecrets secrets, WebhookListener listener,
+                            Duration retryPeriod, Duration firstRetry) {
+        this(receivers, secrets, listener, retryPeriod, firstRetry, List.of());
+    }
+
+    /** The key of each destination, in the outbox's order: the webhooks' receivers, then the other sinks. */
+    public List<String> destinationKeys() {
+        var keys = new ArrayList<String>();
+        receivers.forEach(receiver -> keys.add(receiverKey(receiver)));
+        sinks.forEach(sink -> keys.add(receiverKey(sink.target())));
+        return List.copyOf(keys);
     }
 
     @Override
     public String toString() {
-        return "DeliverySettings" + receivers.stream().map(DeliverySettings::receiverKey).toList() + " (retried for "
+        return "DeliverySettings" + destinationKeys() + " (retried for "
                 + retryPeriod + ", first retry after " + firstRetry + ")";
     }
 

@@ -20,4 +20,52 @@ public record PlantEvent(long seq, String receiver, long plantId, String type, P
 
     public static final String CREATED = "plant.created";
     public static final String DELETED = "plant.deleted";
+
+    /**
+     * The event's id, the same on every attempt, by which a receiver or a consumer tells a resend from news: the
+     * webhook's {@code webhook-id} and the Kafka record's {@code ce_id}.
+     */
+    public String messageId() {
+        return "msg_" + seq;
+    }
+
+    /**
+     * What the event says of its plant, as JSON, the same for every destination: the webhook body's {@code data} and
+     * the Kafka record's value. {@code {"id":1,"name":"Monstera","tag":"aroid"}}; a deleted plant's holds its id alone,
+     * and an absent tag is left out.
+     */
+    public String dataJson() {
+        var json = new StringBuilder(96).append("{\"id\":").append(plantId);
+        if (plant != null) {
+            json.append(",\"name\":");
+            string(json, plant.name());
+            if (plant.tag() != null) {
+                json.append(",\"tag\":");
+                string(json, plant.tag());
+            }
+        }
+        return json.append('}').toString();
+    }
+
+    private static void string(StringBuilder json, String value) {
+        json.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '"' -> json.append("\\\"");
+                case '\\' -> json.append("\\\\");
+                case '\n' -> json.append("\\n");
+                case '\r' -> json.append("\\r");
+                case '\t' -> json.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
+                        json.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        json.append(c);
+                    }
+                }
+            }
+        }
+        json.append('"');
+    }
 }

@@ -1,23 +1,24 @@
-package dev.plantstore.webhooks;
+package dev.plantstore.core.webhooks;
 
 import dev.plantstore.core.WebhookListener;
-import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import java.net.URI;
 import java.time.Duration;
 
 /**
- * What the {@link WebhookListener} hears of one receiver: each attempt's outcome, each delivery's latency, and the
- * backlog, whose oldest event's age is read every second and whose count, which costs a scan, every few seconds. A
- * listener that throws is logged and never stops the delivery.
+ * What the {@link WebhookListener} hears of one destination, a webhook receiver or another sink: each attempt's
+ * outcome, each delivery's latency, and the backlog, whose oldest event's age is read every second and whose count,
+ * which costs a scan, every few seconds. A listener that throws is logged and never stops the delivery.
  */
-final class ReceiverReport {
+public final class DeliveryReport {
+
+    private static final System.Logger LOG = System.getLogger(DeliveryReport.class.getName());
 
     private static final Duration OLDEST_EVERY = Duration.ofSeconds(1);
     private static final Duration COUNT_EVERY = Duration.ofSeconds(5);
 
     private final URI receiver;
     private final String key;
-    private final Backlogs backlogs;
+    private final Outbox.Backlogs backlogs;
     private final WebhookListener listener;
     private long nextOldestNanos = System.nanoTime();
     private long nextCountNanos = System.nanoTime();
@@ -25,7 +26,7 @@ final class ReceiverReport {
     /** When the oldest pending event was recorded, as {@link #backlog} last read it; 0 for none. */
     private long oldestPendingMillis;
 
-    ReceiverReport(URI receiver, String key, Backlogs backlogs, WebhookListener listener) {
+    public DeliveryReport(URI receiver, String key, Outbox.Backlogs backlogs, WebhookListener listener) {
         this.receiver = receiver;
         this.key = key;
         this.backlogs = backlogs;
@@ -33,12 +34,12 @@ final class ReceiverReport {
     }
 
     /** When the oldest pending event was recorded, as last read; 0 for none. */
-    long oldestPendingMillis() {
+    public long oldestPendingMillis() {
         return oldestPendingMillis;
     }
 
     /** Reads and reports the backlog, when its figures are due. */
-    void backlog(long now) {
+    public void backlog(long now) {
         long nanos = System.nanoTime();
         if (nanos - nextOldestNanos < 0) {
             return;
@@ -60,7 +61,7 @@ final class ReceiverReport {
         }
     }
 
-    void attempted(WebhookListener.Outcome outcome) {
+    public void attempted(WebhookListener.Outcome outcome) {
         try {
             listener.attempted(receiver, outcome);
         } catch (RuntimeException e) {
@@ -68,7 +69,7 @@ final class ReceiverReport {
         }
     }
 
-    void delivered(long sinceWriteMillis) {
+    public void delivered(long sinceWriteMillis) {
         try {
             listener.delivered(receiver, Duration.ofMillis(Math.max(0, sinceWriteMillis)));
         } catch (RuntimeException e) {
@@ -77,6 +78,6 @@ final class ReceiverReport {
     }
 
     private static void listenerFailed(RuntimeException e) {
-        ReceiverHealth.LOG.log(System.Logger.Level.WARNING, "webhooks: the listener failed", e);
+        LOG.log(System.Logger.Level.WARNING, "events: the listener failed", e);
     }
 }

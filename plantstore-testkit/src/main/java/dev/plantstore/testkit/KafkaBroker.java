@@ -1,0 +1,323 @@
+package dev.plantstore.testkit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * A real Apache Kafka broker, the project's own server from Maven Central, in a process of its own: one node that is
+ * broker and KRaft controller both, its storage formatted standalone, on free ports of 127.0.0.1, topics created only
+ * when asked ({@code auto.create.topics.enable=false}). It can be killed with SIGKILL and started again on the same
+ * ports and data. {@link #shared()} is the one broker the tests of a JVM share; a test that kills its broker starts
+ * one of its own.
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+    /** How long a broker may take to start on this slow machine, shared with other builds. */
+    public static final Duration START_LIMIT = Duration.ofSeconds(90);
+    private static final Duration LOOK = Duration.ofMillis(100);
+
+    private static KafkaBroker shared;
+
+    private final Path dir;
+    private final int port;
+    private final int controllerPort;
+    /** A listener of SASL_PLAINTEXT with SCRAM-SHA-256 beside the plain one, and its one user; empty without. */
+    private final Optional<Scram> scram;
+    private final String classpath;
+    private Process process;
+
+    /** The SASL listener's port, and the one user SCRAM knows. */
+    private record Scram(int port, String user, String password) {
+    }
+
+    private KafkaBroker(Path dir, int port, int controllerPort, String classpath, Optional<Scram> scram) {
+        this.dir = dir;
+        this.port = port;
+        this.scram = scram;
+        this.controllerPort = controllerPort;
+        this.classpath = classpath;
+    }
+
+    /** The broker the tests of this JVM share, started at the first call and stopped as the JVM exits. */
+    public static synchronized KafkaBroker shared() throws IOException, InterruptedException {
+        if (shared == null) {
+            KafkaBroker broker = start(Files.createTempDirectory("plantstore-kafka-"));
+            Runtime.getRuntime().addShutdownHook(new Thread(broker::close));
+            shared = broker;
+        }
+        return shared;
+    }
+
+    /** A broker of its own in {@code dir}, formatted and started, its listener up. */
+    public static KafkaBroker start(Path dir) throws IOException, InterruptedException {
+        return start(dir, Sockets.freePort());
+    }
+
+    /** As {@link #start(Path)}, its listener on {@code port}. */
+    public static KafkaBroker start(Path dir, int port) throws IOException, InterruptedException {
+        var broker = new KafkaBroker(dir, port, Sockets.freePort(), brokerClasspath(), Optional.empty());
+        broker.format();
+        broker.startProcess();
+        return broker;
+    }
+
+    /**
+     * As {@link #start(Path)}, with a second listener that takes SCRAM-SHA-256 over SASL_PLAINTEXT
+     * ({@link #scramBootstrapServers()}) and knows the one {@code user} with {@code password}; the plain listener
+     * stays, for the test's own clients.
+     */
+    public static KafkaBroker startWithScram(Path dir, String user, String password)
+            throws IOException, InterruptedException {
+        var broker = new KafkaBroker(dir, Sockets.freePort(), Sockets.freePort(), brokerClasspath(),
+                Optional.of(new Scram(Sockets.freePort(), user, password)));
+        broker.format();
+        broker.startProcess();
+        return broker;
+    }
+
+    /** The SCRAM listener, {@code 127.0.0.1:PORT}. */
+    public String scramBootstrapServers() {
+        return "127.0.0.1:" + scram.orElseThrow().port();
+    }
+
+    /**
+     * {@code ./mvnw -q -pl plantstore-testkit exec:java@kafka-broker -Dexec.args=PORT}: a broker on {@code PORT} with
+     * the topic {@code plant-events}, for docs/kafka.md; it runs until stopped, and its data goes with it.
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: KafkaBroker PORT");
+            System.exit(2);
+        }
+        KafkaBroker broker = start(Files.createTempDirectory("plantstore-kafka-"), Integer.parseInt(args[0]));
+        Runtime.getRuntime().addShutdownHook(new Thread(broker::close));
+        broker.createTopic("plant-events", 3);
+        System.out.println("Kafka broker on " + broker.bootstrapServers() + ", topic plant-events");
+        Thread.currentThread().join();
+    }
+
+    /** {@code 127.0.0.1:PORT}, as a client's {@code bootstrap.servers}. */
+    public String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** What the broker printed (its own log goes to its data directory). */
+    public String output() throws IOException {
+        return Files.readString(dir.resolve("broker.out"));
+    }
+
+    /** Kills the broker as a crash would: SIGKILL, no shutdown of its own. */
+    public void kill() throws InterruptedException {
+        if (process != null) {
+            process.destroyForcibly().waitFor();
+            process = null;
+        }
+    }
+
+    /** Starts the broker again after {@link #kill()}, on the same ports and data. */
+    public void restart() throws IOException, InterruptedException {
+        kill();
+        startProcess();
+    }
+
+    /** Creates {@code topic} with {@code partitions} partitions and waits until the broker serves it. */
+    public void createTopic(String topic, int partitions) throws InterruptedException {
+        createTopic(topic, partitions, Map.of());
+    }
+
+    /** As {@link #createTopic(String, int)}, the topic configured so ({@code max.message.bytes}, say). */
+    public void createTopic(String topic, int partitions, Map<String, String> configs) throws InterruptedException {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs))).all()
+                    .get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("could not create topic " + topic, e);
+        }
+    }
+
+    /** A record as a consumer read it: its key, value (as UTF-8 text), timestamp and headers (as text). */
+    public record Event(String key, String value, long timestamp, Map<String, String> headers) {
+
+        /** A header's value, or null when the record has none of that name. */
+        public String header(String name) {
+            return headers.get(name);
+        }
+
+        static Event of(ConsumerRecord<String, byte[]> record) {
+            Map<String, String> headers = new LinkedHashMap<>();
+            record.headers().forEach(header -> headers.put(header.key(),
+                    new String(header.value(), StandardCharsets.UTF_8)));
+            return new Event(record.key(), new String(record.value(), StandardCharsets.UTF_8), record.timestamp(),
+                    headers);
+        }
+    }
+
+    /**
+     * Every record of {@code topic} from its start, read until {@code count} are in or {@code limit} has passed, by a
+     * consumer that reads only committed data and commits nothing.
+     */
+    public List<Event> read(String topic, int count, Duration limit) {
+        var properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<Event> records = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<String, byte[]>(properties)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + limit.toNanos();
+            while (records.size() < count && System.nanoTime() - deadline < 0) {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> records.add(Event.of(record)));
+            }
+        }
+        return records;
+    }
+
+    private void format() throws IOException, InterruptedException {
+        Files.createDirectories(dir.resolve("data"));
+        var config = new Properties();
+        config.put("process.roles", "broker,controller");
+        config.put("node.id", "1");
+        config.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
+        String sasl = scram.map(user -> ",SASL_PLAINTEXT://127.0.0.1:" + user.port()).orElse("");
+        config.put("listeners", "PLAINTEXT://127.0.0.1:" + port + sasl + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        config.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port + sasl);
+        config.put("controller.listener.names", "CONTROLLER");
+        config.put("inter.broker.listener.name", "PLAINTEXT");
+        config.put("listener.security.protocol.map",
+                "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
+        if (scram.isPresent()) {
+            config.put("sasl.enabled.mechanisms", "SCRAM-SHA-256");
+            config.put("listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        }
+        config.put("log.dirs", dir.resolve("data").toString());
+        config.put("auto.create.topics.enable", "false");
+        config.put("offsets.topic.replication.factor", "1");
+        config.put("transaction.state.log.replication.factor", "1");
+        config.put("transaction.state.log.min.isr", "1");
+        config.put("share.coordinator.state.topic.replication.factor", "1");
+        config.put("share.coordinator.state.topic.min.isr", "1");
+        config.put("group.initial.rebalance.delay.ms", "0");
+        try (var out = Files.newBufferedWriter(dir.resolve("server.properties"))) {
+            config.store(out, "a broker of the tests");
+        }
+        List<String> format = new ArrayList<>(List.of("format", "-t", Uuid.randomUuid().toString(), "-c",
+                dir.resolve("server.properties").toString(), "--standalone"));
+        scram.ifPresent(user -> format.addAll(List.of("--add-scram",
+                "SCRAM-SHA-256=[name=" + user.user() + ",password=" + user.password() + "]")));
+        Process formatting = new ProcessBuilder(command("kafka.tools.StorageTool", format.toArray(String[]::new)))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("format.out").toFile()).start();
+        if (!formatting.waitFor(START_LIMIT.toSeconds(), TimeUnit.SECONDS) || formatting.exitValue() != 0) {
+            formatting.destroyForcibly();
+            throw new IllegalStateException("formatting the broker's storage failed: "
+                    + Files.readString(dir.resolve("format.out")));
+        }
+    }
+
+    private void startProcess() throws IOException, InterruptedException {
+        process = new ProcessBuilder(command("kafka.Kafka", dir.resolve("server.properties").toString()))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("broker.out").toFile())).start();
+        boolean up = Poll.until(START_LIMIT, LOOK, () -> {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the broker exited with " + process.exitValue() + ": " + output());
+            }
+            return serving();
+        });
+        if (!up) {
+            kill();
+            throw new IllegalStateException("the broker did not serve within " + START_LIMIT + ": " + output());
+        }
+    }
+
+    /** Whether the broker answers a client: its listener accepts, and it describes its cluster. */
+    private boolean serving() {
+        try (var socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+        } catch (IOException e) {
+            return false;
+        }
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                5_000))) {
+            return !admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).isEmpty();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private List<String> command(String mainClass, String... args) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dkafka.logs.dir=" + dir.resolve("logs"), "-cp", classpath, mainClass));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /** The server's class path, as the test kit's build wrote it. */
+    private static String brokerClasspath() {
+        try (InputStream in = KafkaBroker.class.getResourceAsStream("kafka-broker.classpath")) {
+            if (in == null) {
+                throw new IllegalStateException("kafka-broker.classpath is missing beside the test kit's classes: "
+                        + "build plantstore-testkit with Maven");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Stops the broker and removes its data. */
+    @Override
+    public void close() {
+        try {
+            kill();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // Left in the temporary directory: nothing of a test's outcome depends on it.
+        }
+    }
+}
