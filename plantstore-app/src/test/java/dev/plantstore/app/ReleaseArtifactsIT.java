@@ -63,6 +63,17 @@ class ReleaseArtifactsIT {
     }
 
     @Test
+    void everyJarsEntriesHaveTheModesOfUmask022WhateverTheBuildersWas() throws Exception {
+        List<String> faults = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dist)) {
+            for (Path jar : files.filter(file -> file.getFileName().toString().endsWith(".jar")).sorted().toList()) {
+                faults.addAll(ReleaseChecks.archiveModeFaults(jar));
+            }
+        }
+        assertEquals(List.of(), faults);
+    }
+
+    @Test
     void theServersSbomNamesEveryLibraryItBundles() throws Exception {
         assertEquals(List.of(), ReleaseChecks.sbomFaults(sbom("plantstore"), serverLibraries()));
     }

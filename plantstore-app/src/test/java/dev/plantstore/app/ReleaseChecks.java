@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
@@ -13,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,6 +36,10 @@ final class ReleaseChecks {
     /** maven-dependency-plugin's list: group:artifact:type[:classifier]:version:scope, then the module, if any. */
     private static final Pattern LISTED_DEPENDENCY =
             Pattern.compile("\\s+([^:\\s]+):([^:\\s]+):[^:\\s]+(?::[^:\\s]+)?:([^:\\s]+):[a-z]+(?: .*)?");
+
+    private static final int ZIP_END_SIGNATURE = 0x06054b50;
+    private static final int ZIP_END_LENGTH = 22;
+    private static final int ZIP_ENTRY_LENGTH = 46;
 
     private ReleaseChecks() {
     }
@@ -120,6 +128,38 @@ final class ReleaseChecks {
                 faults.add("the image's label " + label + " is " + labels.get(label).asText() + ", not " + value);
             }
         });
+        return faults;
+    }
+
+    /**
+     * Every entry of the zip {@code jar} made on Unix has the mode a umask of 022 gives, whatever the builder's was:
+     * 644 for a file (755 if its owner may run it), 755 for a directory (its name ends with a slash). The mode is
+     * read where a zip keeps it, in the central directory's record of the entry (the upper half of its external
+     * attributes).
+     */
+    static List<String> archiveModeFaults(Path jar) throws IOException {
+        ByteBuffer zip = ByteBuffer.wrap(Files.readAllBytes(jar)).order(ByteOrder.LITTLE_ENDIAN);
+        int end = zip.limit() - ZIP_END_LENGTH;
+        while (end >= 0 && zip.getInt(end) != ZIP_END_SIGNATURE) {
+            end--;
+        }
+        if (end < 0) {
+            return List.of(jar.getFileName() + " is no zip");
+        }
+        List<String> faults = new ArrayList<>();
+        int at = zip.getInt(end + 16);
+        for (int entry = Short.toUnsignedInt(zip.getShort(end + 10)); entry > 0; entry--) {
+            int nameLength = Short.toUnsignedInt(zip.getShort(at + 28));
+            String name = new String(zip.array(), at + ZIP_ENTRY_LENGTH, nameLength, StandardCharsets.UTF_8);
+            boolean madeOnUnix = Short.toUnsignedInt(zip.getShort(at + 4)) >>> 8 == 3;
+            int permissions = zip.getInt(at + 38) >>> 16 & 07777;
+            Set<Integer> normal = name.endsWith("/") ? Set.of(0755) : Set.of(0644, 0755);
+            if (madeOnUnix && !normal.contains(permissions)) {
+                faults.add(jar.getFileName() + ": " + name + " has the mode " + Integer.toOctalString(permissions));
+            }
+            at += ZIP_ENTRY_LENGTH + nameLength + Short.toUnsignedInt(zip.getShort(at + 30))
+                    + Short.toUnsignedInt(zip.getShort(at + 32));
+        }
         return faults;
     }
 

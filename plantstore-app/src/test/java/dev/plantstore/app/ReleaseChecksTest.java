@@ -5,10 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.plantstore.app.ReleaseChecks.Library;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -150,5 +155,44 @@ class ReleaseChecksTest {
                 ReleaseChecks.labelFaults(JSON.readTree("""
                         {"config": {"Labels": {"org.opencontainers.image.revision": "unknown"}}}
                         """), LABELS));
+    }
+
+    @Test
+    void entriesWithTheModesUmask022GivesPass() throws Exception {
+        Path jar = zipWithModes("rw-r--r--", "rwxr-xr-x", "rwxr-xr-x");
+        assertEquals(List.of(), ReleaseChecks.archiveModeFaults(jar));
+    }
+
+    @Test
+    void entriesAStricterUmaskLeftAreFaults() throws Exception {
+        Path jar = zipWithModes("rw-r-----", "rwxr-x---", "rwxr-x---");
+        assertEquals(List.of("modes.jar: dir/ has the mode 750", "modes.jar: dir/file.txt has the mode 640",
+                "modes.jar: dir/run.sh has the mode 750"), ReleaseChecks.archiveModeFaults(jar));
+    }
+
+    @Test
+    void entriesMadeWithoutUnixModesPass() throws Exception {
+        Path jar = dist.resolve("plain.jar");
+        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new ZipEntry("file.txt"));
+            out.write('x');
+            out.closeEntry();
+        }
+        assertEquals(List.of(), ReleaseChecks.archiveModeFaults(jar));
+    }
+
+    /** A zip made on Unix (the JDK's zip file system with POSIX modes) of a directory and two files in it. */
+    private Path zipWithModes(String file, String runnable, String directory) throws Exception {
+        Path jar = dist.resolve("modes.jar");
+        try (FileSystem zip = FileSystems.newFileSystem(jar,
+                Map.of("create", "true", "enablePosixFileAttributes", "true"))) {
+            Path dir = Files.createDirectory(zip.getPath("/dir"));
+            Files.setPosixFilePermissions(Files.writeString(dir.resolve("file.txt"), "plant"),
+                    PosixFilePermissions.fromString(file));
+            Files.setPosixFilePermissions(Files.writeString(dir.resolve("run.sh"), "true"),
+                    PosixFilePermissions.fromString(runnable));
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString(directory));
+        }
+        return jar;
     }
 }
