@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -194,5 +196,56 @@ class ReleaseChecksTest {
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString(directory));
         }
         return jar;
+    }
+
+    /** nimbus-jose-jwt's packages and gson relocated inside it, as the server's jar ships them. */
+    private static final Set<String> SHIPPED = Set.of("com/nimbusds/jose", "com/nimbusds/jose/shaded/gson",
+            "com/nimbusds/jose/shaded/gson/stream");
+    private static final List<Set<String>> NIMBUS_JAR = List.of(SHIPPED);
+
+    @Test
+    void aBundledLibraryNamedAsANestedComponentExplainsItsRelocatedPackages() throws Exception {
+        JsonNode sbom = JSON.readTree("""
+                {"components": [{"group": "com.nimbusds", "name": "nimbus-jose-jwt", "version": "10.10",
+                  "components": [{"group": "com.google.code.gson", "name": "gson", "version": "2.14.0",
+                    "evidence": {"occurrences": [{"location": "com/nimbusds/jose/shaded/gson/"}]}}]}]}
+                """);
+        assertEquals(List.of(), ReleaseChecks.unexplainedPackageFaults(SHIPPED, NIMBUS_JAR, sbom));
+    }
+
+    @Test
+    void aBundledLibraryDroppedFromTheSbomLeavesItsPackagesUnexplained() throws Exception {
+        JsonNode sbom = JSON.readTree("""
+                {"components": [{"group": "com.nimbusds", "name": "nimbus-jose-jwt", "version": "10.10"}]}
+                """);
+        assertEquals(List.of("no component of the SBOM explains the package com/nimbusds/jose/shaded/gson",
+                "no component of the SBOM explains the package com/nimbusds/jose/shaded/gson/stream"),
+                ReleaseChecks.unexplainedPackageFaults(SHIPPED, NIMBUS_JAR, sbom));
+    }
+
+    @Test
+    void aPackageOfNoComponentsJarIsUnexplained() throws Exception {
+        JsonNode sbom = JSON.readTree("""
+                {"components": [{"group": "com.nimbusds", "name": "nimbus-jose-jwt", "version": "10.10",
+                  "components": [{"name": "gson", "evidence": {"occurrences": [
+                    {"location": "com/nimbusds/jose/shaded/gson"}]}}]}]}
+                """);
+        Set<String> shipped = new TreeSet<>(SHIPPED);
+        shipped.add("org/unknown");
+        assertEquals(List.of("no component of the SBOM explains the package org/unknown"),
+                ReleaseChecks.unexplainedPackageFaults(shipped, NIMBUS_JAR, sbom));
+    }
+
+    @Test
+    void aJarsPackagesFoldInItsMultiReleaseVersions() throws Exception {
+        Path jar = dist.resolve("packages.jar");
+        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(jar))) {
+            for (String name : List.of("a/b/One.class", "META-INF/versions/11/a/c/Two.class", "a/b/notes.txt",
+                    "module-info.class")) {
+                out.putNextEntry(new ZipEntry(name));
+                out.closeEntry();
+            }
+        }
+        assertEquals(Set.of("a/b", "a/c"), ReleaseChecks.classPackages(jar));
     }
 }
