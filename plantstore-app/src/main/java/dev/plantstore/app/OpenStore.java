@@ -68,6 +68,7 @@ final class OpenStore {
             PlantStore store;
             if (spec instanceof StoreSpec.Sqlite sqlite) {
                 closing.opened("the store's lock file", lockExclusively(sqlite.file()), OpenStore::release);
+                SqliteNativeLibrary.load();
                 SqliteFile file = closing.opened("the store's connections", SqliteFile.open(sqlite.file()),
                         SqliteFile::close);
                 store = jdbc(spec, file, access, commits, webhooks, sinks);

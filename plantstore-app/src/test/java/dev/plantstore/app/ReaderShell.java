@@ -81,7 +81,12 @@ final class ReaderShell implements AutoCloseable {
 
     /** Runs {@code step}'s command to its end, which must be a success that printed what the step shows. */
     void run(DoThisBox.Step step, String name, Map<String, String> settings) throws Exception {
-        JarProcess process = start(step.command(), name, settings);
+        run(step, workDir, name, settings);
+    }
+
+    /** As {@link #run(DoThisBox.Step, String, Map)}, in {@code directory}. */
+    void run(DoThisBox.Step step, Path directory, String name, Map<String, String> settings) throws Exception {
+        JarProcess process = start(step.command(), directory, name, settings);
         assertTrue(process.process().waitFor(START_LIMIT.toSeconds(), TimeUnit.SECONDS),
                 "ends: " + step.command() + "\n" + process.output());
         assertEquals(0, process.process().exitValue(), step.command() + "\n" + process.output());

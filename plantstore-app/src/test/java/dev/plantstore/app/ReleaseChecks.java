@@ -1,23 +1,33 @@
 package dev.plantstore.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * What the files of a release directory (target/dist) must say about each other. Each check returns what is wrong,
@@ -32,6 +42,12 @@ final class ReleaseChecks {
     /** maven-dependency-plugin's list: group:artifact:type[:classifier]:version:scope, then the module, if any. */
     private static final Pattern LISTED_DEPENDENCY =
             Pattern.compile("\\s+([^:\\s]+):([^:\\s]+):[^:\\s]+(?::[^:\\s]+)?:([^:\\s]+):[a-z]+(?: .*)?");
+
+    /** A package that a library's build moved a bundled library's classes into. */
+    private static final Pattern RELOCATED = Pattern.compile("(^|/)shaded(/|$)");
+    private static final int ZIP_END_SIGNATURE = 0x06054b50;
+    private static final int ZIP_END_LENGTH = 22;
+    private static final int ZIP_ENTRY_LENGTH = 46;
 
     private ReleaseChecks() {
     }
@@ -121,6 +137,94 @@ final class ReleaseChecks {
             }
         });
         return faults;
+    }
+
+    /**
+     * Every entry of the zip {@code jar} made on Unix has the mode a umask of 022 gives, whatever the builder's was:
+     * 644 for a file (755 if its owner may run it), 755 for a directory (its name ends with a slash). The mode is
+     * read where a zip keeps it, in the central directory's record of the entry (the upper half of its external
+     * attributes).
+     */
+    static List<String> archiveModeFaults(Path jar) throws IOException {
+        ByteBuffer zip = ByteBuffer.wrap(Files.readAllBytes(jar)).order(ByteOrder.LITTLE_ENDIAN);
+        int end = zip.limit() - ZIP_END_LENGTH;
+        while (end >= 0 && zip.getInt(end) != ZIP_END_SIGNATURE) {
+            end--;
+        }
+        if (end < 0) {
+            return List.of(jar.getFileName() + " is no zip");
+        }
+        List<String> faults = new ArrayList<>();
+        int at = zip.getInt(end + 16);
+        for (int entry = Short.toUnsignedInt(zip.getShort(end + 10)); entry > 0; entry--) {
+            int nameLength = Short.toUnsignedInt(zip.getShort(at + 28));
+            String name = new String(zip.array(), at + ZIP_ENTRY_LENGTH, nameLength, StandardCharsets.UTF_8);
+            boolean madeOnUnix = Short.toUnsignedInt(zip.getShort(at + 4)) >>> 8 == 3;
+            int permissions = zip.getInt(at + 38) >>> 16 & 07777;
+            Set<Integer> normal = name.endsWith("/") ? Set.of(0755) : Set.of(0644, 0755);
+            if (madeOnUnix && !normal.contains(permissions)) {
+                faults.add(jar.getFileName() + ": " + name + " has the mode " + Integer.toOctalString(permissions));
+            }
+            at += ZIP_ENTRY_LENGTH + nameLength + Short.toUnsignedInt(zip.getShort(at + 30))
+                    + Short.toUnsignedInt(zip.getShort(at + 32));
+        }
+        return faults;
+    }
+
+    /** The class packages of a jar, as paths (com/example/util); a multi-release jar's versions folded in. */
+    static Set<String> classPackages(Path jar) throws IOException {
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            return packagesOf(zip.stream().map(ZipEntry::getName));
+        }
+    }
+
+    /** The class packages under a directory of classes, as {@link #classPackages} gives a jar's. */
+    static Set<String> classPackagesUnder(Path classes) throws IOException {
+        try (Stream<Path> files = Files.walk(classes)) {
+            return packagesOf(files.filter(Files::isRegularFile)
+                    .map(file -> classes.relativize(file).toString().replace(File.separatorChar, '/')));
+        }
+    }
+
+    private static Set<String> packagesOf(Stream<String> entries) {
+        return entries.filter(name -> name.endsWith(".class"))
+                .map(name -> name.replaceFirst("^META-INF/versions/\\d+/", ""))
+                .filter(name -> name.contains("/")).map(name -> name.substring(0, name.lastIndexOf('/')))
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /**
+     * Each package of {@code shipped} that no component of the SBOM explains. A package is explained by a component
+     * whose jar holds it ({@code componentPackages}); a relocated one (a segment named {@code shaded}: a library
+     * bundled inside another's jar) only by a nested component that gives it, or a package above it, as the location
+     * of its evidence.
+     */
+    static List<String> unexplainedPackageFaults(Set<String> shipped, Collection<Set<String>> componentPackages,
+            JsonNode sbom) {
+        List<String> nestedLocations = new ArrayList<>();
+        elements(sbom.path("components")).forEach(component -> collectNestedLocations(component, nestedLocations));
+        List<String> faults = new ArrayList<>();
+        for (String pkg : new TreeSet<>(shipped)) {
+            boolean explained = RELOCATED.matcher(pkg).find()
+                    ? nestedLocations.stream().anyMatch(location -> (pkg + "/").startsWith(location))
+                    : componentPackages.stream().anyMatch(packages -> packages.contains(pkg));
+            if (!explained) {
+                faults.add("no component of the SBOM explains the package " + pkg);
+            }
+        }
+        return faults;
+    }
+
+    private static void collectNestedLocations(JsonNode component, List<String> locations) {
+        for (JsonNode nested : component.path("components")) {
+            for (JsonNode occurrence : nested.path("evidence").path("occurrences")) {
+                String location = occurrence.path("location").asText();
+                if (!location.isBlank()) {
+                    locations.add(location.endsWith("/") ? location : location + "/");
+                }
+            }
+            collectNestedLocations(nested, locations);
+        }
     }
 
     /** An SPDX id, a licence's name or an SPDX expression: what a scanner needs to know the terms. */

@@ -5,10 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.plantstore.app.ReleaseChecks.Library;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -150,5 +157,95 @@ class ReleaseChecksTest {
                 ReleaseChecks.labelFaults(JSON.readTree("""
                         {"config": {"Labels": {"org.opencontainers.image.revision": "unknown"}}}
                         """), LABELS));
+    }
+
+    @Test
+    void entriesWithTheModesUmask022GivesPass() throws Exception {
+        Path jar = zipWithModes("rw-r--r--", "rwxr-xr-x", "rwxr-xr-x");
+        assertEquals(List.of(), ReleaseChecks.archiveModeFaults(jar));
+    }
+
+    @Test
+    void entriesAStricterUmaskLeftAreFaults() throws Exception {
+        Path jar = zipWithModes("rw-r-----", "rwxr-x---", "rwxr-x---");
+        assertEquals(List.of("modes.jar: dir/ has the mode 750", "modes.jar: dir/file.txt has the mode 640",
+                "modes.jar: dir/run.sh has the mode 750"), ReleaseChecks.archiveModeFaults(jar));
+    }
+
+    @Test
+    void entriesMadeWithoutUnixModesPass() throws Exception {
+        Path jar = dist.resolve("plain.jar");
+        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new ZipEntry("file.txt"));
+            out.write('x');
+            out.closeEntry();
+        }
+        assertEquals(List.of(), ReleaseChecks.archiveModeFaults(jar));
+    }
+
+    /** A zip made on Unix (the JDK's zip file system with POSIX modes) of a directory and two files in it. */
+    private Path zipWithModes(String file, String runnable, String directory) throws Exception {
+        Path jar = dist.resolve("modes.jar");
+        try (FileSystem zip = FileSystems.newFileSystem(jar,
+                Map.of("create", "true", "enablePosixFileAttributes", "true"))) {
+            Path dir = Files.createDirectory(zip.getPath("/dir"));
+            Files.setPosixFilePermissions(Files.writeString(dir.resolve("file.txt"), "plant"),
+                    PosixFilePermissions.fromString(file));
+            Files.setPosixFilePermissions(Files.writeString(dir.resolve("run.sh"), "true"),
+                    PosixFilePermissions.fromString(runnable));
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString(directory));
+        }
+        return jar;
+    }
+
+    /** nimbus-jose-jwt's packages and gson relocated inside it, as the server's jar ships them. */
+    private static final Set<String> SHIPPED = Set.of("com/nimbusds/jose", "com/nimbusds/jose/shaded/gson",
+            "com/nimbusds/jose/shaded/gson/stream");
+    private static final List<Set<String>> NIMBUS_JAR = List.of(SHIPPED);
+
+    @Test
+    void aBundledLibraryNamedAsANestedComponentExplainsItsRelocatedPackages() throws Exception {
+        JsonNode sbom = JSON.readTree("""
+                {"components": [{"group": "com.nimbusds", "name": "nimbus-jose-jwt", "version": "10.10",
+                  "components": [{"group": "com.google.code.gson", "name": "gson", "version": "2.14.0",
+                    "evidence": {"occurrences": [{"location": "com/nimbusds/jose/shaded/gson/"}]}}]}]}
+                """);
+        assertEquals(List.of(), ReleaseChecks.unexplainedPackageFaults(SHIPPED, NIMBUS_JAR, sbom));
+    }
+
+    @Test
+    void aBundledLibraryDroppedFromTheSbomLeavesItsPackagesUnexplained() throws Exception {
+        JsonNode sbom = JSON.readTree("""
+                {"components": [{"group": "com.nimbusds", "name": "nimbus-jose-jwt", "version": "10.10"}]}
+                """);
+        assertEquals(List.of("no component of the SBOM explains the package com/nimbusds/jose/shaded/gson",
+                "no component of the SBOM explains the package com/nimbusds/jose/shaded/gson/stream"),
+                ReleaseChecks.unexplainedPackageFaults(SHIPPED, NIMBUS_JAR, sbom));
+    }
+
+    @Test
+    void aPackageOfNoComponentsJarIsUnexplained() throws Exception {
+        JsonNode sbom = JSON.readTree("""
+                {"components": [{"group": "com.nimbusds", "name": "nimbus-jose-jwt", "version": "10.10",
+                  "components": [{"name": "gson", "evidence": {"occurrences": [
+                    {"location": "com/nimbusds/jose/shaded/gson"}]}}]}]}
+                """);
+        Set<String> shipped = new TreeSet<>(SHIPPED);
+        shipped.add("org/unknown");
+        assertEquals(List.of("no component of the SBOM explains the package org/unknown"),
+                ReleaseChecks.unexplainedPackageFaults(shipped, NIMBUS_JAR, sbom));
+    }
+
+    @Test
+    void aJarsPackagesFoldInItsMultiReleaseVersions() throws Exception {
+        Path jar = dist.resolve("packages.jar");
+        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(jar))) {
+            for (String name : List.of("a/b/One.class", "META-INF/versions/11/a/c/Two.class", "a/b/notes.txt",
+                    "module-info.class")) {
+                out.putNextEntry(new ZipEntry(name));
+                out.closeEntry();
+            }
+        }
+        assertEquals(Set.of("a/b", "a/c"), ReleaseChecks.classPackages(jar));
     }
 }

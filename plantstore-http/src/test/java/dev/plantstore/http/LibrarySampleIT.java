@@ -32,10 +32,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The library page's "Do this" box, run from the page: its sample project (docs/library-sample) runs with the command
  * the box gives, with the Maven the page names ({@code mvn} when on the path, else this clone's wrapper, as the page
  * says), on the box's port made a free one, and prints what the box shows; then the box's create, with the token the
- * sample printed, answers as shown. The sample runs against the jars this build has just made: they are laid out in a
- * local repository of the test's own, beside a copy of the sample, so that neither the source tree nor ~/.m2
- * changes. Every other library and plugin is taken from the build's own local repository, read as a remote one, and
- * from Maven Central when the build is online.
+ * sample printed, answers as shown. The page's "Testing your application" command runs the sample's own test, of its
+ * application with the API mounted, and prints what the page shows. The sample runs against the jars this build has
+ * just made: they are laid out in a local repository of the test's own, beside a copy of the sample, so that neither
+ * the source tree nor ~/.m2 changes. Every other library and plugin is taken from the build's own local repository,
+ * read as a remote one, and from Maven Central when the build is online.
  */
 class LibrarySampleIT {
 
@@ -55,13 +56,7 @@ class LibrarySampleIT {
         String port = Integer.toString(Sockets.freePort());
         List<DoThisBox.Step> steps = DoThisBox.steps(ROOT.resolve("docs/library.md"), Map.of("7070", port));
         assertEquals(2, steps.size(), "the box is the sample, then a create: " + steps);
-        List<String> command = new ArrayList<>(mavenCommand(steps.get(0)));
-        command.set(0, mavenOnThePath().orElse(ROOT.resolve("mvnw").toString()));
-        Path repository = builtArtifacts();
-        command.addAll(1, List.of("-s", settings().toString(), "-Dmaven.repo.local=" + repository));
-        if ("offline true".equals(System.getProperty("plantstore.maven.mode"))) {
-            command.addAll(1, List.of("-o", "-Daether.offline.protocols=file"));
-        }
+        List<String> command = maven(steps.get(0));
         Path project = copyOfTheSample();
         Path output = dir.resolve("sample.log");
         var builder = new ProcessBuilder(command).directory(project.toFile()).redirectErrorStream(true)
@@ -103,15 +98,49 @@ class LibrarySampleIT {
         }
     }
 
+    @Test
+    void theTestingSectionsCommandRunsTheSamplesTestsAsPrinted() throws Exception {
+        List<DoThisBox.Step> steps = DoThisBox.steps(ROOT.resolve("docs/library.md"), "Testing your application",
+                Map.of());
+        assertEquals(1, steps.size(), "the section is the test command: " + steps);
+        List<String> command = maven(steps.get(0));
+        Path output = dir.resolve("test.log");
+        Process test = new ProcessBuilder(command).directory(copyOfTheSample().toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).start();
+        if (!test.waitFor(START_LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            test.descendants().forEach(ProcessHandle::destroyForcibly);
+            test.destroyForcibly();
+            throw new AssertionError(command + " did not end within " + START_LIMIT + ":\n" + Files.readString(output));
+        }
+        // Without its colours, which Maven may print even to a file, as a reader sees the lines at a terminal.
+        String printed = Files.readString(output).replaceAll("\u001B\\[[0-9;]*m", "");
+        assertEquals(0, test.exitValue(), command + " failed:\n" + printed);
+        steps.get(0).assertShownIn(printed);
+    }
+
     /**
-     * The box's command that runs the sample: its line that starts with {@code mvn }, after the line that changes
-     * into the sample's directory, of which the test runs a copy.
+     * The step's Maven command as the test runs it: with the Maven the page names, this build's jars in a local
+     * repository of the test's own and the build's local repository read as a remote one, offline if the build is.
+     */
+    private List<String> maven(DoThisBox.Step step) throws Exception {
+        List<String> command = new ArrayList<>(mavenCommand(step));
+        command.set(0, mavenOnThePath().orElse(ROOT.resolve("mvnw").toString()));
+        command.addAll(1, List.of("-s", settings().toString(), "-Dmaven.repo.local=" + builtArtifacts()));
+        if ("offline true".equals(System.getProperty("plantstore.maven.mode"))) {
+            command.addAll(1, List.of("-o", "-Daether.offline.protocols=file"));
+        }
+        return command;
+    }
+
+    /**
+     * The box's Maven command: its line that starts with {@code mvn }, after the line that changes into the sample's
+     * directory, of which the test runs a copy.
      */
     private static List<String> mavenCommand(DoThisBox.Step step) {
         List<String> lines = step.command().lines().toList();
         assertEquals("cd docs/library-sample", lines.get(0), step.command());
         String line = lines.stream().filter(l -> l.startsWith("mvn ")).findFirst()
-                .orElseThrow(() -> new AssertionError("docs/library.md's box gives no mvn command"));
+                .orElseThrow(() -> new AssertionError("docs/library.md's box gives no mvn command: " + step));
         return Arrays.asList(line.replaceFirst("\\s*#.*$", "").split(" +"));
     }
 

@@ -5,35 +5,33 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.plantstore.core.Plant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStores;
-import dev.plantstore.core.TokenVerifier;
-import dev.plantstore.http.PlantStoreApi;
-import dev.plantstore.http.PlantStoreServer;
+import io.javalin.Javalin;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class PlantStoreInATest {
+/** Your application, with the API mounted, started on a free port for each test. */
+class MountTheApiTest {
 
     private static final String TOKEN = "test-token";
 
     private final PlantStore store = PlantStores.inMemory();
-    private final PlantStoreServer server = PlantStoreServer.start(
-            PlantStoreApi.of(store, TokenVerifier.staticTokens(List.of(TOKEN))).withDocs(false), "127.0.0.1", 0);
+    private final Javalin app = MountTheApi.createApp(store, TOKEN).start("127.0.0.1", 0);
     private final HttpClient client = HttpClient.newHttpClient();
 
     @AfterEach
     void stop() {
-        server.close();
+        app.stop();
         store.close();
     }
 
     @Test
-    void createsAPlant() throws Exception {
-        HttpRequest create = HttpRequest.newBuilder(server.uri().resolve("/plants"))
+    void createsAPlantThroughTheMountedApi() throws Exception {
+        HttpRequest create = HttpRequest.newBuilder(uri("/plants"))
                 .header("Authorization", "Bearer " + TOKEN)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"id\": 1, \"name\": \"Monstera\"}"))
@@ -43,5 +41,17 @@ class PlantStoreInATest {
 
         assertEquals(200, response.statusCode());
         assertEquals(Optional.of(new Plant("Monstera", null)), store.find(1));
+    }
+
+    @Test
+    void leavesTheApplicationsOwnRoutesAsTheyAre() throws Exception {
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri("/")).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertEquals("your own routes are untouched", response.body());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + app.port() + path);
     }
 }
