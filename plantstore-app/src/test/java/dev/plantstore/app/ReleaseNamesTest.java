@@ -27,7 +27,8 @@ class ReleaseNamesTest {
     private static final Path ROOT = ReaderShell.ROOT;
     private static final Path RELEASE = ROOT.resolve("releases/1.0.0");
     private static final Pattern SH_BLOCK = Pattern.compile("(?ms)^```sh\\n(.*?)^```$");
-    private static final Pattern TAG = Pattern.compile("\\bv\\d+\\.\\d+\\.\\d+\\b");
+    /** A tag of this project's, as a page would name it; not one inside another project's address. */
+    private static final Pattern TAG = Pattern.compile("(?<![/\\w.-])v\\d+\\.\\d+\\.\\d+\\b");
 
     @TempDir
     Path dir;
