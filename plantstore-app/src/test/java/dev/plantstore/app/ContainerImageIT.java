@@ -307,6 +307,7 @@ class ContainerImageIT {
         assertEquals(Set.of("app/libs/plantstore-core-" + version + ".jar", "app/libs/plantstore-http-" + version
                         + ".jar", "app/libs/plantstore-oidc-" + version + ".jar",
                         "app/libs/plantstore-webhooks-" + version + ".jar",
+                        "app/libs/plantstore-kafka-" + version + ".jar",
                         "app/libs/plantstore-sqlite-" + version + ".jar"),
                 Set.copyOf(files(layers.get("project dependencies"))));
         assertTrue(layers.get("classes").contains("app/classes/dev/plantstore/app/Main.class"),
