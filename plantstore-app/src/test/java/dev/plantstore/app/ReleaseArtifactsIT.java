@@ -44,12 +44,14 @@ class ReleaseArtifactsIT {
     /**
      * Libraries that others bundle relocated without saying so in their jar (no Maven metadata, no licences directory),
      * so that the release's SBOMs cannot name them with a version: JCTools in the OpenTelemetry SDK, FastDoubleParser
-     * in jackson-core, protobuf in Prometheus' exposition formats, a weak map in OpenTelemetry's context. A package
-     * relocated by any other library fails the test until an SBOM names what it holds.
+     * in jackson-core, protobuf in Prometheus' exposition formats, a weak map in OpenTelemetry's context, protobuf and
+     * OpenTelemetry's protocol classes in kafka-clients. A package relocated by any other library fails the test until
+     * an SBOM names what it holds.
      */
     private static final List<String> RELOCATED_WITHOUT_METADATA = List.of(
             "io/opentelemetry/sdk/trace/internal/shaded/jctools", "com/fasterxml/jackson/core/internal/shaded/fdp",
-            "io/prometheus/metrics/shaded/com_google_protobuf_", "io/opentelemetry/context/internal/shaded");
+            "io/prometheus/metrics/shaded/com_google_protobuf_", "io/opentelemetry/context/internal/shaded",
+            "org/apache/kafka/shaded/");
 
     private final String version = System.getProperty("plantstore.version");
     private Path dist;
