@@ -110,6 +110,7 @@ class Http2HostileClientsIT {
                         answered++;
                     }
                 }
+                // The honest client's own pace, as a kubelet probes on a period: no result is waited for here.
                 Thread.sleep(PROBE_EVERY.toMillis());
             }
             for (ZeroWindowClient attacker : attackers) {
