@@ -4,6 +4,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.http2.CloseState;
+import org.eclipse.jetty.http2.HTTP2Connection;
+import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ssl.SslConnection;
@@ -31,8 +34,10 @@ import org.eclipse.jetty.util.Callback;
  * for a thread to read them). Bytes that arrive in the instant of the check are lost with the connection, as a client
  * must expect of any keep-alive connection.
  *
- * <p>Over TLS, the same holds of the connection on the decrypted end point. An HTTP/2 connection Jetty closes by
- * itself (GOAWAY) once its streams have ended.
+ * <p>Over TLS, the same holds of the connection on the decrypted end point. An HTTP/2 connection is idle once the
+ * shutdown has begun its GOAWAY and it has no stream: its frames without a stream (a client's WINDOW_UPDATE or PING
+ * after the last answer) carry no request. Jetty would wait for the client to answer the GOAWAY, and a client that
+ * reads its pooled connection late (the JDK's, on JDK 25) made the stop wait out the shutdown idle time-out.
  */
 final class GracefulStopHandler extends GracefulHandler {
 
@@ -109,6 +114,10 @@ final class GracefulStopHandler extends GracefulHandler {
         // Over TLS, the HTTP connection reads from the decrypted end point of the socket's TLS connection.
         EndPoint httpEndPoint = endPoint.getConnection() instanceof SslConnection tls ? tls.getSslEndPoint() : endPoint;
         Connection connection = httpEndPoint.getConnection();
+        if (connection instanceof HTTP2Connection http2) {
+            HTTP2Session session = http2.getSession();
+            return session.getCloseState() != CloseState.NOT_CLOSED && session.getStreamCount() == 0;
+        }
         if (!httpEndPoint.isFillInterested() || !(connection instanceof ConnectionMetaData metaData)) {
             return false;
         }

@@ -134,6 +134,25 @@ class ServerLifecycleTest {
     }
 
     @Test
+    void closeIsFastWhileAnHttp2ConnectionThatSentFramesAfterItsAnswerIsIdleAndIgnoresGoAway() throws Exception {
+        try (var warmUp = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "localhost", 0,
+                ClientLimits.defaults(), TestTransport.serverKeys())) {
+            assertEquals(200, healthStatus(TestTransport.http2Client(), warmUp.uri()));
+        }
+        var server = PlantStoreServer.start(TestApi.api(PlantStores.inMemory()), "localhost", 0,
+                ClientLimits.defaults(), TestTransport.serverKeys());
+        try (var connection = BareHttp2Connection.open(server.uri())) {
+            connection.getAndReadAnswer("/health");
+            // A client's WINDOW_UPDATE or PING after the answer, as the JDK's client sends when it reads late.
+            connection.ping();
+
+            Duration closing = timeToClose(server);
+
+            assertTrue(closing.compareTo(FAST_CLOSE) < 0, "close() took " + closing.toMillis() + " ms");
+        }
+    }
+
+    @Test
     void closeClosesIdleConnectionsAtOnceAndLetsARequestInFlightFinish() throws Exception {
         var store = new HeldStore();
         var server = PlantStoreServer.start(TestApi.api(store), "127.0.0.1", 0);

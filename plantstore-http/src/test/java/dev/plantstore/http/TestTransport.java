@@ -52,6 +52,11 @@ final class TestTransport {
                 .build();
     }
 
+    /** The TLS context that trusts the servers {@link #serverKeys} serve. */
+    static SSLContext clientTrust() {
+        return Keys.CLIENT_TRUST;
+    }
+
     /** Sets how a server listens: Javalin's plain HTTP as it is, or TLS with HTTP/2 on a free port. */
     static void listen(JavalinConfig config) {
         if (HTTP2) {
