@@ -2,6 +2,7 @@ package dev.plantstore.kafka;
 
 import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.threads.DaemonThreads;
+import dev.plantstore.core.webhooks.DeliveryLoop;
 import dev.plantstore.core.webhooks.DeliveryReport;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.Producer;
@@ -94,38 +94,20 @@ final class TopicWorker {
         }
     }
 
-    /** Until stopped: whatever a turn throws (the outbox failing, the database down) is logged once and waited out. */
     private void run() {
-        int turnFailures = 0;
         try {
             // Brokers down or a topic missing are told at start, before any event waits for them.
             health.check(producer, System.currentTimeMillis());
         } catch (InterruptException e) {
             // Stopped while looking: the stop's last sends follow.
         }
-        while (!stopped) {
+        new DeliveryLoop("kafka to " + key, retries, LOG, BrokerHealth::describeLocally).run(() -> {
             try {
-                long waitMillis = turn(System.currentTimeMillis());
-                if (turnFailures > 0) {
-                    LOG.log(System.Logger.Level.INFO, "kafka to " + key + ": the outbox answers again");
-                }
-                turnFailures = 0;
-                pause(waitMillis);
-            } catch (InterruptedException | InterruptException e) {
-                break;
-            } catch (RuntimeException | Error e) {
-                turnFailures++;
-                if (turnFailures == 1) {
-                    LOG.log(System.Logger.Level.WARNING, "kafka to " + key + ": the outbox failed: "
-                            + BrokerHealth.describeLocally(e));
-                }
-                try {
-                    pause(retries.backoffMillis(turnFailures));
-                } catch (InterruptedException interrupted) {
-                    break;
-                }
+                return turn(System.currentTimeMillis());
+            } catch (InterruptException e) {
+                throw new InterruptedException();
             }
-        }
+        }, () -> stopped);
         finish();
     }
 
@@ -154,15 +136,6 @@ final class TopicWorker {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "kafka to " + key + ": at stop, the outbox failed: "
                     + BrokerHealth.describeLocally(e));
-        }
-    }
-
-    private void pause(long millis) throws InterruptedException {
-        if (millis > 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
-        }
-        if (Thread.interrupted() || stopped) {
-            throw new InterruptedException();
         }
     }
 

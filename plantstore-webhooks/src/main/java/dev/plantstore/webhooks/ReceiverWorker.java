@@ -3,6 +3,7 @@ package dev.plantstore.webhooks;
 import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.threads.DaemonThreads;
 import dev.plantstore.core.webhooks.CommittedEvents;
+import dev.plantstore.core.webhooks.DeliveryLoop;
 import dev.plantstore.core.webhooks.DeliveryReport;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
@@ -13,7 +14,6 @@ import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -114,33 +114,12 @@ final class ReceiverWorker {
         }
     }
 
-    /** Until stopped: whatever a turn throws (the outbox failing, the database down) is logged once and waited out. */
     private void run() {
-        int turnFailures = 0;
-        while (!stopped) {
-            try {
-                long waitMillis = turn();
-                updateLeasing();
-                if (turnFailures > 0) {
-                    LOG.log(System.Logger.Level.INFO, "webhooks to " + key + ": the outbox answers again");
-                }
-                turnFailures = 0;
-                pause(waitMillis);
-            } catch (InterruptedException e) {
-                break;
-            } catch (RuntimeException | Error e) {
-                turnFailures++;
-                if (turnFailures == 1) {
-                    LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": the outbox failed: "
-                            + ReceiverHealth.describe(e));
-                }
-                try {
-                    pause(retries.backoffMillis(turnFailures));
-                } catch (InterruptedException interrupted) {
-                    break;
-                }
-            }
-        }
+        new DeliveryLoop("webhooks to " + key, retries, LOG, ReceiverHealth::describe).run(() -> {
+            long waitMillis = turn();
+            updateLeasing();
+            return waitMillis;
+        }, () -> stopped);
         finish();
     }
 
@@ -154,15 +133,6 @@ final class ReceiverWorker {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": at stop, the outbox failed: "
                     + e.getMessage());
-        }
-    }
-
-    private void pause(long millis) throws InterruptedException {
-        if (millis > 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
-        }
-        if (Thread.interrupted() || stopped) {
-            throw new InterruptedException();
         }
     }
 

@@ -1,0 +1,102 @@
+package dev.plantstore.core.webhooks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.plantstore.testkit.Poll;
+import java.time.Duration;
+import java.util.List;
+import java.util.ResourceBundle;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class DeliveryLoopTest {
+
+    private static final RetryPolicy QUICK_RETRIES = new RetryPolicy(Duration.ofMillis(1), Duration.ofHours(1));
+
+    /** The lines the loop logs, each as its level and text. */
+    private static final class Lines implements System.Logger {
+        final List<String> logged = new CopyOnWriteArrayList<>();
+
+        @Override
+        public String getName() {
+            return "lines";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String message, Throwable thrown) {
+            logged.add(level + " " + message);
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+            logged.add(level + " " + format);
+        }
+    }
+
+    private static Thread running(DeliveryLoop loop, DeliveryLoop.Turn turn, AtomicBoolean stopped) {
+        Thread worker = new Thread(() -> loop.run(turn, stopped::get));
+        worker.start();
+        return worker;
+    }
+
+    @Test
+    void failingTurnsAreLoggedOnceAndWaitedOutAndTheirEndOnce() throws Exception {
+        var lines = new Lines();
+        var turns = new AtomicInteger();
+        var stopped = new AtomicBoolean();
+        Thread worker = running(new DeliveryLoop("webhooks to r", QUICK_RETRIES, lines, Throwable::getMessage), () -> {
+            int turn = turns.incrementAndGet();
+            if (turn <= 3) {
+                throw new IllegalStateException("database down");
+            }
+            stopped.set(turn == 6);
+            return 0;
+        }, stopped);
+        worker.join(TimeUnit.SECONDS.toMillis(10));
+
+        assertEquals(6, turns.get(), "the loop ends at the first look after its stop");
+        assertEquals(List.of("WARNING webhooks to r: the outbox failed: database down",
+                "INFO webhooks to r: the outbox answers again"), lines.logged);
+    }
+
+    @Test
+    void anErrorThrownByATurnDoesNotEndTheLoop() throws Exception {
+        var turns = new AtomicInteger();
+        var stopped = new AtomicBoolean();
+        Thread worker = running(new DeliveryLoop("kafka to t", QUICK_RETRIES, new Lines(), Throwable::toString), () -> {
+            if (turns.incrementAndGet() == 1) {
+                throw new OutOfMemoryError("no room for the page");
+            }
+            stopped.set(true);
+            return 0;
+        }, stopped);
+        worker.join(TimeUnit.SECONDS.toMillis(10));
+
+        assertEquals(2, turns.get());
+    }
+
+    @Test
+    void anInterruptEndsTheLoopDuringItsPause() throws Exception {
+        var turns = new AtomicInteger();
+        Thread worker = running(new DeliveryLoop("kafka to t", QUICK_RETRIES, new Lines(), Throwable::toString), () -> {
+            turns.incrementAndGet();
+            return TimeUnit.HOURS.toMillis(1);
+        }, new AtomicBoolean());
+        assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(5), () -> turns.get() == 1), "no turn was taken");
+        worker.interrupt();
+        worker.join(TimeUnit.SECONDS.toMillis(10));
+
+        assertFalse(worker.isAlive(), "the loop still runs after its thread was interrupted");
+        assertEquals(1, turns.get());
+    }
+}
