@@ -22,8 +22,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,17 +41,8 @@ class UndeliverableEventsIT {
     @TempDir
     Path dir;
 
-    private WebhookReceiver receiver;
-
-    @BeforeEach
-    void startReceiver() throws Exception {
-        receiver = new WebhookReceiver();
-    }
-
-    @AfterEach
-    void stopReceiver() {
-        receiver.close();
-    }
+    @AutoClose
+    private final WebhookReceiver receiver = WebhookReceiver.onFreePort();
 
     @Test
     void onSqliteUndeliverableEventsAreListedAndSentAgainByTheRunningServer() throws Exception {

@@ -17,8 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,17 +45,8 @@ class WebhookRateCeilingIT {
     @TempDir
     Path dir;
 
-    private WebhookReceiver receiver;
-
-    @BeforeEach
-    void startReceiver() throws Exception {
-        receiver = new WebhookReceiver();
-    }
-
-    @AfterEach
-    void stopReceiver() {
-        receiver.close();
-    }
+    @AutoClose
+    private final WebhookReceiver receiver = WebhookReceiver.onFreePort();
 
     @Test
     void aReceiverWithACeilingOf50NeverGetsMoreThan50RequestsInAnySecondAndGetsEveryEvent() throws Exception {

@@ -20,8 +20,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,17 +39,8 @@ class WebhookSigningKeyIT {
     @TempDir
     Path dir;
 
-    private WebhookReceiver receiver;
-
-    @BeforeEach
-    void startReceiver() throws Exception {
-        receiver = new WebhookReceiver();
-    }
-
-    @AfterEach
-    void stopReceiver() {
-        receiver.close();
-    }
+    @AutoClose
+    private final WebhookReceiver receiver = WebhookReceiver.onFreePort();
 
     /** A new key in {@code file}, made by the jar; returns the public key it printed. */
     private String newSigningKey(Path file) throws Exception {

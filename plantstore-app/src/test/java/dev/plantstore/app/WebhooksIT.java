@@ -31,8 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,17 +49,8 @@ class WebhooksIT {
     @TempDir
     Path dir;
 
-    private WebhookReceiver receiver;
-
-    @BeforeEach
-    void startReceiver() throws Exception {
-        receiver = new WebhookReceiver();
-    }
-
-    @AfterEach
-    void stopReceiver() {
-        receiver.close();
-    }
+    @AutoClose
+    private final WebhookReceiver receiver = WebhookReceiver.onFreePort();
 
     private Map<String, String> env() {
         return Map.of("PLANTSTORE_TOKENS", TOKEN, "PLANTSTORE_WEBHOOK_SECRET", SECRET,

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -55,6 +56,18 @@ public final class WebhookReceiver implements AutoCloseable {
 
     public WebhookReceiver() throws IOException {
         this(0);
+    }
+
+    /**
+     * A receiver on a free port, for a test's field ({@code @AutoClose WebhookReceiver receiver =
+     * WebhookReceiver.onFreePort();}), where a checked exception cannot be thrown.
+     */
+    public static WebhookReceiver onFreePort() {
+        try {
+            return new WebhookReceiver();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the test's webhook receiver could not listen", e);
+        }
     }
 
     /** A receiver on {@code port} of 127.0.0.1, such as one a store was given while nothing listened there. */
