@@ -7,18 +7,11 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Gives every entry of the jars in a directory the file mode 644 (755 if its owner may run it) and every directory
- * entry 755, whatever umask the build ran under, so that a release built under {@code umask 0027} has the same bytes
- * as one built under 022.
- *
- * <p>Maven's archivers (plexus-archiver 4.12.0, under the jar, source and javadoc plugins) in reproducible mode fix
- * the entries' times, order and owners but keep each file's mode less the bits of umask 022: files a umask of 027 made
- * {@code rw-r-----} go into the jar so. None of the three plugins has a setting for the mode. A zip keeps an entry's
- * mode only in its central directory record (the external attributes' upper half, for entries made on Unix), so the
- * fix is four bytes a record there, with no entry unpacked or packed again.
- *
- * <p>Run by the release build as a single-file program: {@code java ArchiveModes.java DIRECTORY}; a directory that
- * does not exist holds no jar.
+ * Gives every entry of the jars in a directory the mode 644 (755 if its owner may run it), every directory 755,
+ * whatever the build's umask, so a release built under {@code umask 0027} has the bytes of one built under 022.
+ * Maven's archivers in reproducible mode fix times, order and owners but keep modes, and no plugin sets them; a zip
+ * keeps the mode only in its central directory, so the fix is four bytes per record, nothing repacked. Run by the
+ * release build: {@code java ArchiveModes.java DIRECTORY}; a missing directory holds no jar.
  */
 final class ArchiveModes {
 

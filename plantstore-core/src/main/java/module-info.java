@@ -1,8 +1,9 @@
 /**
- * The plant store without a framework. Only {@code dev.plantstore.core} is the library's interface; the stores'
- * rooms ({@code memory}, {@code jdbc}, {@code webhooks}) hold its implementation and are not exported, but for the
- * outbox's contract, which the modules that send the events (webhooks, Kafka) implement delivery on, the project's
- * background threads, which those modules and the identity provider's use too, and the base of the stores that wrap another ({@code forwarding}), which the HTTP module's metrics and traces extend.
+ * The plant store without a framework. Only {@code dev.plantstore.core} is the library's interface; the packages
+ * {@code memory}, {@code jdbc} and {@code webhooks} hold its implementation and are not exported, but to the modules
+ * that need them: the outbox's contract to those that send events (webhooks, Kafka), the background threads to those
+ * and the identity provider's, and the base of wrapping stores ({@code forwarding}) to the HTTP module's metrics and
+ * traces.
  */
 module dev.plantstore.core {
     requires transitive java.sql;

@@ -19,18 +19,12 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The server's settings. Each comes from its flag, else from its environment variable, else from its default.
- * Secrets (tokens, database credentials, the webhooks' signing secret) come only from the environment, never from a
- * flag, which any user could read with {@code ps}.
- *
- * <p>Each option is declared once, as a constant listed in {@link #TABLE}: its flag, what its value looks like, its
- * help line, its parser and its default. The environment variable, the {@code --help} text and the defaults are
- * derived from that declaration. The table is this class's own rather than picocli's: picocli's environment fallback
- * ({@code ${env:VAR:-default}}) forgets whether a value came from the flag or the variable, which every refusal here
- * names, and the flags, values and messages must stay as they are; a declaration per option does the rest.
- * A parsed value is read by its declaration, {@code options.get(Options.PORT)}, typed by it. To add an option:
- * declare its constant and list it in {@link #TABLE} where {@code --help} should show it, and add its row to the
- * options table of docs/reference.md, which {@code OptionsTableTest} checks.
+ * The server's settings, each from its flag, else its environment variable, else its default; secrets come only from
+ * the environment, never a flag ({@code ps} shows flags). Each option is declared once, a constant listed in
+ * {@link #TABLE} (flag, value, help line, parser, default), from which the variable, {@code --help} and defaults
+ * follow, and read typed: {@code options.get(Options.PORT)}. Our own table rather than picocli's: its environment
+ * fallback forgets whether a value came from the flag or the variable, which every refusal names. To add an option,
+ * declare and list it, and add its row to docs/reference.md's options table ({@code OptionsTableTest} checks).
  */
 final class Options {
 

@@ -23,18 +23,12 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * A file of secrets (the tokens file, the webhook secret file, the TLS key and its password), read only if no other
- * user can read it or change what it says, and only if it is a regular file of at most {@link #MAX_BYTES}; a file
- * anyone may read (the TLS certificates) is read only if it is such a regular file. Everything is checked from its
- * attributes before the file is opened: opening a FIFO for reading waits for a writer, for ever, and a device may
- * never end. {@link Privacy} says which checks a file gets.
- *
- * <p>Checked, each as it is on disk ({@code lstat}): every symbolic link the file's name leads through, one after the
- * other (owned by this server's user or root; a link has no mode of its own), the file it leads to (a regular file,
- * owned so, readable and writable by its owner only, at most {@link #MAX_BYTES}), and the directory of each, as its
- * real path, so a link among the directories is checked where it leads (owned so, and writable by no other user
- * unless it has the sticky bit, as {@code /tmp} and Kubernetes' secret volumes have, where only an entry's owner may
- * rename or remove it). A directory others may list is fine: the file's own mode keeps its contents private.
+ * A file of secrets (tokens, webhook secret and signing key, Kafka client config, TLS key and its password), read only
+ * if it is a regular file of at most {@link #MAX_BYTES} that no other user can read or change; a public file (a TLS
+ * certificate) only if it is such a regular file. All is checked from attributes ({@code lstat}) before opening: a
+ * FIFO would block for ever, a device never end. Checked: each symbolic link on the way (owned by this user or root),
+ * the file (so owned, owner-only mode), and each one's real directory (so owned, writable by no other user unless
+ * sticky, as {@code /tmp} and Kubernetes' secret volumes). {@link Privacy} says which checks a file gets.
  */
 final class PrivateFile {
 

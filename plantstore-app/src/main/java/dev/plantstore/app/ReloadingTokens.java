@@ -9,20 +9,12 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The static tokens, read again when the tokens file changes, so that a token is added, renamed or revoked without a
- * restart. The file is looked at every {@link #CHECK_EVERY}: the identity, mode and owner of each path a read checks
- * ({@link PrivateFile}: the file, the links on the way, their directories), the modification time and size of the
- * file and its links, and the file's contents, which change when it is edited in place, replaced by a rename (as
- * editors and configuration tools save), swapped under a symbolic link (as Kubernetes updates a mounted secret), or
- * has its permissions or owner fixed. A look opens nothing but a regular file of at most
- * {@link PrivateFile#MAX_BYTES}, and reads that in blocks.
- *
- * <p>A changed file is read only once it is stable: two looks in a row, {@link #CHECK_EVERY} apart, must find it the
- * same in all of these, contents included. A file still being written (a line at a time, or a byte at a time) is
- * waited for, not used half-way; and {@link Tokens#readFile} refuses a file whose last line has no newline yet, so
- * even a writer that stalls mid-line longer than the interval never gets a token cut short accepted. The stable file
- * is then checked as at start-up (permissions, owner, type, size, tokens); if it is refused, the tokens in use stay and
- * the refusal is logged, once per change.
+ * The static tokens, read again when the tokens file changes, so a token is added, renamed or revoked without a
+ * restart. Every {@link #CHECK_EVERY} it compares what a read checks ({@link PrivateFile}: identity, mode and owner of
+ * the file, its links and directories) with their times, sizes and the file's contents, which catches edits in place,
+ * renames over it and a swapped link (a Kubernetes secret). A change is taken once two looks in a row agree, and
+ * {@link Tokens#readFile} refuses a last line without its newline, so a file still being written is never used half
+ * way. A refused file keeps the tokens in use, and its refusal is logged once per change.
  */
 final class ReloadingTokens implements TokenVerifier, AutoCloseable {
 

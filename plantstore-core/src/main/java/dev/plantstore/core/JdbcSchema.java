@@ -5,19 +5,15 @@ import dev.plantstore.core.jdbc.Schema;
 import javax.sql.DataSource;
 
 /**
- * The tables a JDBC store keeps in its database, and their version, recorded in {@code plantstore_schema}. A store
- * migrates them when it opens, unless told not to ({@link JdbcStoreSettings#withMigratesSchema(boolean)}); this class
- * lets an operator do it apart, as the schema's owner, before the stores start as a user that only reads and writes
- * rows:
+ * The tables a JDBC store keeps, and their version in {@code plantstore_schema}. A store migrates them when it opens
+ * unless told not to ({@link JdbcStoreSettings#withMigratesSchema(boolean)}); this lets an operator migrate apart, as
+ * the schema's owner. Each step runs in a transaction that records it, so an interrupted migration leaves a version
+ * and the next goes on from there; stores and migrations started together on one PostgreSQL run each step once.
  *
  * <pre>{@code
  * JdbcSchema.Migration done = JdbcSchema.migrate(ownersDataSource);
  * System.out.println("schema version " + done.from() + " -> " + done.to());
  * }</pre>
- *
- * <p>Each step from one version to the next runs in a transaction of its own and is recorded with it, so a migration
- * interrupted anywhere leaves the database at a version, and the next one goes on from there. Stores and migrations
- * started together on one PostgreSQL database run each step once.
  */
 public final class JdbcSchema {
 

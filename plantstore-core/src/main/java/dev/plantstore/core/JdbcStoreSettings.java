@@ -7,17 +7,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How {@link PlantStores#jdbc(javax.sql.DataSource, JdbcStoreSettings)} runs its store:
- *
- * <ul>
- *   <li>{@code timeout}: an operation that cannot finish within it throws {@link StoreUnavailableException};
- *   <li>{@code listener}: told of each group commit (for metrics);
- *   <li>{@code webhooks}: where events of the writes go, if anywhere;
- *   <li>{@code sinks}: where else they go ({@link EventSink}), each sink keeping its own place in the outbox;
- *   <li>{@code migratesSchema}: whether opening the store may create its tables and migrate them to this release's
- *       version ({@link JdbcSchema}), as by default; without, it only checks the version and refuses a database
- *       that is not at it, so that its database user needs no right to change the schema.
- * </ul>
+ * How {@link PlantStores#jdbc(javax.sql.DataSource, JdbcStoreSettings)} runs its store: {@code timeout} (an operation
+ * not done within it throws {@link StoreUnavailableException}), {@code listener} (told of each group commit),
+ * {@code webhooks} and {@code sinks} (where the writes' events go, each keeping its own place in the outbox) and
+ * {@code migratesSchema} (whether opening may create and migrate the tables, {@link JdbcSchema}, as by default;
+ * without, a database not at this release's version is refused, and the user needs no right to change the schema).
  *
  * <pre>{@code
  * PlantStore store = PlantStores.jdbc(pool, JdbcStoreSettings.defaults().withWebhooks(webhooks));

@@ -4,17 +4,14 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Keeps plants by id. Implementations are safe for concurrent use by any number of threads, and each operation is
- * atomic: of many concurrent creates of one id exactly one is {@link CreateResult.Created}, and of many concurrent
- * deletes of one id exactly one returns {@code true}. A store backed by something outside the process throws
- * {@link StoreUnavailableException} when that cannot be reached. {@link PlantStores} opens one.
+ * Keeps plants by id. Safe for any number of threads, each operation atomic: of concurrent creates of one id exactly
+ * one is {@link CreateResult.Created}, of concurrent deletes exactly one returns {@code true}. A store backed by
+ * something outside the process throws {@link StoreUnavailableException} when that cannot be reached.
+ * {@link PlantStores} opens one.
  *
  * <pre>{@code
  * PlantStore store = PlantStores.inMemory();
  * CreateResult result = store.create(new NewPlant(1, "Monstera", "aroid"));
- * if (result instanceof CreateResult.Duplicate duplicate) {
- *     alreadyThere(duplicate.id());
- * }
  * }</pre>
  */
 public interface PlantStore extends AutoCloseable {

@@ -13,18 +13,15 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Where a store sends its plant events and how it signs them, following
- * <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>. Give it to
- * {@link PlantStores#inMemory(Webhooks)} or, with {@link JdbcStoreSettings#withWebhooks}, to
- * {@link PlantStores#jdbc(javax.sql.DataSource, JdbcStoreSettings)}; a store without it records no events. The events
- * are sent by the module {@code dev.plantstore:plantstore-webhooks}, which must be on the class path beside the core.
+ * Where a store sends its plant events and how it signs them (<a href="https://www.standardwebhooks.com/">Standard
+ * Webhooks</a>), for {@link PlantStores#inMemory(Webhooks)} or {@link JdbcStoreSettings#withWebhooks}; a store without
+ * it records no events. The module {@code dev.plantstore:plantstore-webhooks} sends them and must be on the class
+ * path. Immutable; its {@code toString} never shows a secret.
  *
  * <pre>{@code
  * Webhooks webhooks = Webhooks.to(List.of(URI.create("https://search.example/plant-events")), secret)
  *         .withListener(metrics);
  * }</pre>
- *
- * <p>Immutable. Its {@code toString} never shows a secret.
  */
 public final class Webhooks {
 

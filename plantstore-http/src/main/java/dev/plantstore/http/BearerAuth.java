@@ -18,21 +18,13 @@ import org.eclipse.jetty.server.Request;
 import org.slf4j.MDC;
 
 /**
- * The before-handler that admits a request only with a valid bearer token (RFC 6750), on the routes that need one.
- *
- * <p>A request's credentials are judged once, in {@code decide}, whoever asks first: the server's body reader (which
- * reads ahead only the body of a create it admits), the request's span (which continues the caller's trace only for a
- * create or delete it admits) or this handler. The decision is kept on the request's {@link Exchange}, so that a
- * refused token counts once against its client however many places look, and a limited client is refused before its
- * token is looked at, everywhere a token is needed. The client is the peer's address, or the one a trusted proxy names
- * ({@link ClientAddresses}); an IPv6 client counts by its /64. Paths that need no token never ask, so a token there
- * changes nothing. The token is never logged or echoed. Only the server sets request attributes; a client cannot.
- *
- * <p>A valid token must also grant the operation's scope (RFC 6750 section 3.1): without it, 403
- * {@code insufficient_scope}. A token that cannot be checked now (an identity provider's keys cannot be had) is 503
- * with {@code Retry-After}: the client's token may be fine, so it does not count as refused. An admitted request's
- * principal goes into the SLF4J MDC under {@value LogFields#PRINCIPAL} for the lines written while it is served, and
- * onto its access line.
+ * The before-handler that admits a request only with a valid bearer token (RFC 6750) granting its operation's scope
+ * (else 403 {@code insufficient_scope}), on the routes that need one. A request's credentials are judged once, by
+ * whoever asks first (the body reader, the span, this handler), and kept on its {@link Exchange}: a refused token
+ * counts once against its client (its address, or the one a trusted proxy names, {@link ClientAddresses}; IPv6 by
+ * its /64), and a limited client is refused before its token is looked at. A token that cannot be checked now is 503
+ * with {@code Retry-After}, not counted. The token is never logged; an admitted principal goes into the MDC under
+ * {@value LogFields#PRINCIPAL} and onto the access line.
  */
 final class BearerAuth implements Handler {
 

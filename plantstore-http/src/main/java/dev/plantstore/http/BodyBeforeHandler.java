@@ -15,28 +15,13 @@ import org.eclipse.jetty.util.NanoTime;
 import org.eclipse.jetty.util.thread.Invocable;
 
 /**
- * Reads a request body without a thread before the handlers run, so that Javalin's blocking read finds it complete.
- *
- * <p>Why: the handlers read the body with a blocking stream, and a client that sends headers and then a body slowly
- * or not at all held one of Jetty's request threads for as long as it liked; about 250 of them froze the whole
- * server (measured: a fresh create took 29 s, and a client sending a byte every 10 s kept it frozen). Here the body
- * arrives through Jetty's demand API: while a client is silent, no thread waits for it, only a buffer of the bytes
- * it sent so far. This works the same on JDK 17, which has no virtual threads, and on newer JDKs.
- *
- * <p>Bytes are copied into a buffer that grows with what arrived, never sized by what a client merely declares, and
- * Jetty's network buffers are released at once: retaining them (Jetty's {@code RetainedContentLoaderFactory}) would
- * let a client sending one byte per packet pin a whole network buffer per byte.
- *
- * <p>A body may take its time for the first {@link #GRACE_SECONDS} seconds (a slow link, a lost packet), then must
- * have brought the minimum rate's bytes for every second past them; a body too slow, or silent for the idle
- * time-out, reaches the handler as a {@link TimeoutException}, which it answers 408, and the connection is closed. A
- * body declared larger than the limit is not read at all, so the handler can answer 413 straight away; one that grows
- * past it is handed on at one byte past the limit.
- *
- * <p>Only the body of a request that {@code admitted} accepts (a create whose credentials the API admits) is read
- * ahead. Any other goes to the handlers as it is, which refuse it without reading its body, or serve it without
- * needing one: a client without a token can make the server hold neither a thread nor a buffer, and a token on a path
- * that needs none is never looked at.
+ * Reads an admitted create's body through Jetty's demand API before the handlers run, so that Javalin's blocking read
+ * finds it complete and a slow or silent client holds no thread, only a buffer of what it sent (250 such clients had
+ * frozen the server; JDK 17 has no virtual threads). The buffer grows with what arrived, never by what a client
+ * declares, and Jetty's network buffers are released at once. After {@link #GRACE_SECONDS} a body must keep the
+ * minimum rate; one too slow or silent for the idle time-out reaches the handler as a {@link TimeoutException} (408).
+ * A body declared over the limit is not read (413 at once); one that grows past it is handed on at one byte past.
+ * Only a request {@code admitted} accepts is read ahead, so a client without a token makes the server hold nothing.
  */
 final class BodyBeforeHandler implements EagerContentHandler.ContentLoaderFactory {
 

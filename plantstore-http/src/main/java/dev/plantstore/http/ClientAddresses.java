@@ -13,17 +13,11 @@ import java.util.regex.Pattern;
 import org.eclipse.jetty.server.Request;
 
 /**
- * Who a request comes from. From a peer that is one of the trusted proxies, the client is the one the proxy names in
- * {@code X-Forwarded-For} (the right-most address that is not itself a trusted proxy) or, without that header, in
- * {@code Forwarded} (RFC 7239, its {@code for=} parameters, read the same way); from any other peer, the peer, whatever
- * its headers say. So a client can forge only the addresses left of the one its proxy appends, which are never read.
- * Not Jetty's {@code ForwardedRequestCustomizer}: it believes those headers from any peer.
- *
- * <p>{@code X-Forwarded-For} is read first because it is what common proxies append to by default (nginx's
- * {@code $proxy_add_x_forwarded_for}, HAProxy's {@code option forwardfor}) while they pass a client's
- * {@code Forwarded} on untouched; a proxy that writes {@code Forwarded} must remove a client's
- * {@code X-Forwarded-For}. An entry that is not an IP address ({@code unknown}, an obfuscated name, garbage) ends the
- * walk: the client is then the last trusted hop. Addresses are parsed as literals only, never looked up in DNS.
+ * Who a request comes from: from a trusted proxy, the right-most address of {@code X-Forwarded-For} (else of
+ * {@code Forwarded}'s {@code for=}) that is not itself a trusted proxy; from any other peer, the peer. So a client can
+ * forge only addresses that are never read (Jetty's {@code ForwardedRequestCustomizer} believes any peer).
+ * {@code X-Forwarded-For} first, as nginx and HAProxy append to it by default and pass {@code Forwarded} on untouched.
+ * An entry that is not an IP literal ends the walk at the last trusted hop; nothing is looked up in DNS.
  */
 final class ClientAddresses {
 

@@ -4,22 +4,12 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What the standalone server, or an application that mounts the API with
- * {@link PlantStoreApi#mount(io.javalin.config.JavalinConfig, ClientLimits)}, allows a client connection, against
- * slow, stalled and too many clients:
- *
- * <ul>
- *   <li>{@code idleTimeout}: a connection on which nothing arrives this long is closed (a request body cut off
- *       this way gets 408 first);
- *   <li>{@code maxConnections}: at this many open connections the server stops accepting new ones; they wait in the
- *       operating system's accept queue until a connection closes, and a client whose connect times out first sees
- *       it fail;
- *   <li>{@code minBodyBytesPerSecond}: after the first {@value BodyBeforeHandler#GRACE_SECONDS} seconds of a
- *       request, its body must have brought at least this many bytes for every second past them, else 408 and the
- *       connection is closed; 0 turns the check off;
- *   <li>{@code headerTimeout}: a request's line and headers must be complete this long after their first byte, else
- *       the connection is closed: a client sending a header byte now and then never lets the idle time-out pass.
- * </ul>
+ * What the standalone server, or an application mounting the API with
+ * {@link PlantStoreApi#mount(io.javalin.config.JavalinConfig, ClientLimits)}, allows a client connection:
+ * {@code idleTimeout} (a silent connection is closed; a body cut off so gets 408), {@code maxConnections} (beyond it
+ * new ones wait in the accept queue), {@code minBodyBytesPerSecond} (after {@value BodyBeforeHandler#GRACE_SECONDS}
+ * s a body slower than this gets 408; 0 turns it off) and {@code headerTimeout} (a request head not complete this
+ * long after its first byte closes the connection). docs/operations.md lists every bound.
  *
  * <pre>{@code
  * PlantStoreServer.start(api, "0.0.0.0", 8080, ClientLimits.defaults().withMaxConnections(2_000));

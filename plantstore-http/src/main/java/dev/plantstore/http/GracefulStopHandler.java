@@ -19,25 +19,12 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty's {@link GracefulHandler} (requests in flight finish, new ones get 503 with {@code Connection: close}) that
- * also closes, when the shutdown starts, every keep-alive connection that is idle: it has answered a request, has no
- * request in flight, has received not a byte since its last response, and is waiting for input.
- *
- * <p>Why: Jetty waits for every connection to close before a graceful stop ends, and closes an idle keep-alive
- * connection only when the connector's shutdown idle time-out runs out. With its default of one second, a server that
- * had answered one request to {@code java.net.http.HttpClient} (which keeps the connection) took 1003 ms to stop,
- * against 2 to 6 ms without that connection. Lowering the shutdown idle time-out instead is no fix: it would also
- * cut a request in flight whose body or handler pauses for that long.
- *
- * <p>Every other connection is left to Jetty, which handles its request or closes it at the shutdown idle time-out:
- * one that has received part of a request the handler has not yet seen, one whose input Jetty is about to read, and
- * a new one that has not yet answered a request (on a cold, busy JVM the first request's bytes waited over 200 ms
- * for a thread to read them). Bytes that arrive in the instant of the check are lost with the connection, as a client
- * must expect of any keep-alive connection.
- *
- * <p>Over TLS, the same holds of the connection on the decrypted end point. An HTTP/2 connection is idle once the
- * shutdown has begun its GOAWAY and it has no stream: its frames without a stream (a client's WINDOW_UPDATE or PING
- * after the last answer) carry no request. Jetty would wait for the client to answer the GOAWAY, and a client that
- * reads its pooled connection late (the JDK's, on JDK 25) made the stop wait out the shutdown idle time-out.
+ * also closes, when the shutdown starts, every idle keep-alive connection: Jetty would wait for each to close, or for
+ * the shutdown idle time-out, which a stop after one request from the JDK's client then took whole. Idle is an
+ * HTTP/1.1 connection that has answered, has nothing in flight and has read nothing since, or an HTTP/2 connection
+ * with no stream once its GOAWAY has begun (frames without a stream carry no request, and a client may never answer
+ * the GOAWAY). Any other connection is left to Jetty. Bytes arriving in the instant of the check are lost with the
+ * connection, as a client must expect of any keep-alive connection.
  */
 final class GracefulStopHandler extends GracefulHandler {
 

@@ -7,15 +7,10 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
- * Liveness and readiness routes for any Javalin application, no token needed, each answering HEAD as GET and any
- * other method 405:
- * <ul>
- *   <li>{@code GET /health/live}: 200 {@code {"status":"UP"}} whenever the process can answer at all. It never
- *       touches the store, so a database outage does not get the process restarted.</li>
- *   <li>{@code GET /health/ready}, and {@code GET /health} as before: 200 {@code {"status":"UP"}} while
- *       {@code ready} says so, else 503 {@code {"status":"DOWN"}}; a load balancer sends requests only while it is
- *       UP.</li>
- * </ul>
+ * Liveness and readiness routes for any Javalin application, no token needed, HEAD answered as GET, other methods
+ * 405: {@code GET /health/live} is 200 {@code {"status":"UP"}} whenever the process can answer (it never touches the
+ * store, so an outage gets no restart); {@code GET /health/ready} and {@code GET /health} are 200 while {@code ready}
+ * says so, else 503 {@code {"status":"DOWN"}}.
  *
  * <pre>{@code
  * Javalin.create(config -> Health.mount(config, store::isAvailable)).start(8081);

@@ -4,7 +4,9 @@ import io.javalin.config.JavalinConfig;
 import java.util.Objects;
 
 /**
- * What an operations port (metrics, health) needs around its routes, for an application that serves one:
+ * What an operations port (metrics, health) needs: it answers only a {@code Host} that is an IP address,
+ * {@code localhost}, the configured host, or none, and any other 421, so a page whose name an attacker rebinds to this
+ * machine cannot read it; request ids, security headers, Error bodies, and {@link PlantStoreServer}'s strict parsing.
  *
  * <pre>{@code
  * Javalin.create(config -> {
@@ -12,14 +14,6 @@ import java.util.Objects;
  *     config.routes.get("/metrics", ctx -> ctx.result(registry.scrape()));
  * }).start("127.0.0.1", 9090);
  * }</pre>
- *
- * <p>It answers only requests whose {@code Host} is an IP address, {@code localhost} or the host the port was
- * configured with, or that have none (HTTP/1.0); any other gets 421. A page on a site whose name an attacker rebinds to
- * this machine's address (DNS rebinding) sends its own name as the {@code Host}, so it cannot read the metrics, while a
- * scraper or a probe addressing the port by address or by that host gets through. Every response carries an
- * {@code X-Request-Id} and the security headers, and every refusal (421, 404, a malformed request) is an Error body,
- * never Jetty's page, as is the 500 for an exception a handler throws. It parses HTTP as strictly as
- * {@link PlantStoreServer} does: its steps come from the same list as the API's.
  */
 public final class ManagementPort {
 

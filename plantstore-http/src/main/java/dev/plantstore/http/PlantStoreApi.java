@@ -19,54 +19,15 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * The Plant Store API, ready to mount onto a Javalin application you own:
+ * The Plant Store API, ready to mount onto a Javalin application you own. {@link #mount(JavalinConfig)} adds the
+ * API's routes with their bearer check, {@link Health} and the API document unless turned off, CORS and metrics when
+ * asked, and two Jetty handlers around the whole server (request ids, method overrides refused); docs/library.md's
+ * "What mount gives" table says what each adds and what only {@link PlantStoreServer} does. Immutable, thread-safe.
  *
  * <pre>{@code
  * var api = PlantStoreApi.of(PlantStores.inMemory(), TokenVerifier.staticTokens(List.of(token)));
- * Javalin.create(config -> {
- *     api.mount(config);
- *     config.routes.get("/", ctx -> ctx.result("my own routes stay mine"));
- * }).start(8080);
+ * Javalin.create(config -> api.mount(config)).start(8080);
  * }</pre>
- *
- * <p>What {@link #mount(JavalinConfig)} adds, on the API's own paths: {@code POST /plants} and
- * {@code DELETE /plants/{id}}, a 405 with an {@code Allow} header for every other method on the paths it serves, a
- * bearer-token before-handler on {@code /plants} and everything under it (it judges a request's credentials once),
- * {@code Cache-Control: no-store} and {@code X-Content-Type-Options: nosniff} on the API's responses, the
- * {@link Health} routes ({@code /health}, {@code /health/ready}, {@code /health/live}) unless {@link #withHealth}
- * turns them off, the OpenAPI document and Swagger UI unless {@link #withDocs} turns them off or their libraries are
- * missing, CORS for the origins {@link #withCorsOrigins} lists, and metrics when {@link #withMetrics} names a registry.
- * Every response of its routes, errors included, is written by the routes themselves as the interface's Error body; a
- * {@link dev.plantstore.core.StoreUnavailableException} from the store is a 503.
- *
- * <p>Around the whole server, on every path, yours included, it installs two Jetty handlers. Every request gets an
- * id: its {@code X-Request-Id} header when that is 1 to 128 characters, each an ASCII letter or digit or one of
- * {@code -._~:/+=}, else a generated one. The id is
- * sent back in {@code X-Request-Id}, is in the SLF4J MDC under {@code requestId} while the request is served (for a
- * log pattern's {@code %X{requestId}}), and is the reference a 500 gives. Inside it, the second refuses with 400 any
- * request carrying a method-override header ({@code X-HTTP-Method-Override} and the like): Javalin would route such a
- * request by the header rather than by its request line, past a proxy that filters by method. With
- * {@link #withTracing}, a third Jetty handler, between the two, gives every request on every path a server span, named
- * by its route through a Javalin request logger. Because they wrap the server's handler, call {@code mount} after
- * replacing it, if you do. Nothing else is global: no exception or error handler, no access log, no connection
- * settings.
- *
- * <p>What only {@link PlantStoreServer}, the API on a server of its own, adds:
- * <ul>
- *   <li>protections against slow, stalled and too many clients ({@link ClientLimits}): strict HTTP/1.1 parsing, a
- *       connection cap, a header time-out, the idle time-out, a create's body read ahead without holding a thread and
- *       cut off below a minimum rate, and 501 for a transfer coding other than chunked.
- *       {@link #mount(JavalinConfig, ClientLimits)} gives your server these too, for all of its connections and
- *       routes;</li>
- *   <li>its way of answering what is not the API's: the security headers and an Error body on every path (a 404 for
- *       a path nothing serves, Jetty's own refusals of a malformed request, an exception escaping any handler), no
- *       {@code Server} header;</li>
- *   <li>one access line per exchange;</li>
- *   <li>a graceful stop: requests in flight finish, idle connections close at once, and {@link PlantStoreServer#drain}
- *       turns readiness down first.</li>
- * </ul>
- * The last three are not offered to a mounting application: it has its own error pages, log and life cycle, which
- * the API would otherwise override. Immutable and thread-safe.
  */
 public final class PlantStoreApi extends Plugin<Void> {
 

@@ -18,23 +18,16 @@ import java.util.function.Consumer;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
- * The Plant Store API as a standalone server. Besides the API it answers the {@link Health} routes without
- * authentication: {@code GET /health/live}, and {@code GET /health/ready} and {@code GET /health} (200
- * {@code {"status":"UP"}}, or 503 {@code {"status":"DOWN"}} while the store cannot be reached or after
- * {@link #drain()}),
- * gives every other path a 404 Error body, logs one access line per request (never its headers), and on
- * {@link #close()} stops accepting connections while letting requests in flight finish. It also puts
- * {@link ClientLimits} on client connections. {@link PlantStoreApi} says what this adds to what
- * {@link PlantStoreApi#mount} gives an application of your own.
+ * The Plant Store API as a standalone server: the API, the {@link Health} routes without a token (503 while the store
+ * cannot be reached or after {@link #drain()}), a 404 Error body on every other path, one access line per request,
+ * {@link ClientLimits} on connections, and on {@link #close()} a graceful stop. It does not own its store: whoever
+ * created the store closes it, after the server. docs/library.md compares it with {@link PlantStoreApi#mount}.
  *
  * <pre>{@code
  * try (var server = PlantStoreServer.start(api, "127.0.0.1", 0)) {
  *     URI plants = server.uri().resolve("/plants");
  * }
  * }</pre>
- *
- * <p>The server does not own the store it serves: {@link #close()} leaves the store open, and whoever created the
- * store closes it, after the server.
  */
 public final class PlantStoreServer implements AutoCloseable {
 

@@ -9,17 +9,11 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable;
 
 /**
- * Over HTTP/2, reads and drops whatever of a request body its answer did not need (a refused token is answered before
- * the body is read), so that the stream ends cleanly once the client has sent it all.
- *
- * <p>Why: an exchange that completes while its request body is still arriving is reset by Jetty with CANCEL, where
- * RFC 9113 §8.1 has a server that answered early ask the client to stop "without error" (NO_ERROR). A client that
- * takes any other reset as a failure (the JDK's own client from JDK 25 on) reports the reset instead of the answer it
- * already has. Over
- * HTTP/1.1 nothing is needed: Jetty closes the connection after such an answer, as every client expects.
- *
- * <p>Only a body within the limit is read, and only as fast as the slow-body rule asks: one declared or grown over the
- * limit, too slow, or failed is left to Jetty's reset, so a refused client costs no more than an admitted one.
+ * Over HTTP/2, reads and drops what of a request body its answer did not need (a refused token is answered before
+ * the body is read), so the stream ends cleanly: Jetty would reset it with CANCEL, where RFC 9113 §8.1 asks for
+ * NO_ERROR, and the JDK 25 client reports such a reset instead of the answer it has. Only a body within the limit and
+ * at the slow-body rule's rate is read; any other is left to Jetty's reset. HTTP/1.1 needs none: Jetty closes the
+ * connection after such an answer.
  */
 final class UnreadBodyDrain extends Handler.Wrapper {
 

@@ -14,18 +14,15 @@ import java.util.regex.Pattern;
 
 /**
  * A Kafka topic that gets a store's plant events: one record per create that stored a plant and per delete that
- * removed one, keyed by the plant's id, as a CloudEvent in binary content mode (docs/kafka.md). Give it to a store as
- * any {@link EventSink}; this module, on the class path, sends the events through Apache Kafka's producer, idempotent
- * and with {@code acks=all}.
+ * removed one, keyed by the plant's id, a CloudEvent in binary content mode, sent by Apache Kafka's idempotent
+ * producer with {@code acks=all} (docs/kafka.md). Give it to a store as any {@link EventSink}. Immutable; neither its
+ * {@code toString} nor its {@link #target()} shows a client property's value.
  *
  * <pre>{@code
  * KafkaSink kafka = KafkaSink.to("broker-1:9092,broker-2:9092", "plant-events")
- *         .withClientProperties(Map.of("security.protocol", "SASL_SSL", "sasl.mechanism", "SCRAM-SHA-512",
- *                 "sasl.jaas.config", jaas));
+ *         .withClientProperties(Map.of("security.protocol", "SASL_SSL", "sasl.jaas.config", jaas));
  * PlantStore store = PlantStores.jdbc(pool, JdbcStoreSettings.defaults().withSink(kafka));
  * }</pre>
- *
- * <p>Immutable. Neither its {@code toString} nor its {@link #target()} shows a client property's value.
  */
 public final class KafkaSink implements EventSink {
 

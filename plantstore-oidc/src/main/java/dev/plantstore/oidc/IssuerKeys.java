@@ -36,26 +36,12 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
- * The issuer's key set, fetched for nimbus's key source ({@code JWKSourceBuilder}), which caches it, refreshes it and
- * keeps it through the provider's outages. What nimbus has no part for is kept here:
- *
- * <ul>
- *   <li>discovery: the key set's address from the issuer's metadata, which must name the same issuer;</li>
- *   <li>one fetch per {@code minFetchInterval}, and the time until the next: nimbus's {@code RateLimitedJWKSetSource}
- *       lets two fetches through per interval and does not tell when the next may start, which {@code Retry-After}
- *       needs;</li>
- *   <li>fetching, within a deadline for the whole fetch, reading no more of a document than the size limit allows:
- *       nimbus's {@code DefaultResourceRetriever} bounds each read but not the exchange, so a key set sent a byte every
- *       2 s would hold a request for minutes; and it reads through the JDK's {@code HttpURLConnection}, which on
- *       closing a chunked body before its end (or on being asked what is available) takes all the socket holds and
- *       copies it whole once per chunk: gigabytes allocated for a key set of small chunks refused at the limit;</li>
- *   <li>the ids of keys the provider dropped, so that their tokens are refused at once rather than fetched for, and
- *       whether a key is still published, which ends the tokens verified with it;</li>
- *   <li>one log line when fetching starts failing and one when it works again.</li>
- * </ul>
- *
- * <p>Fetches are made one at a time by nimbus's cache, which holds its lock across them. Thread-safe; {@link #close()}
- * stops the threads that run the exchanges.
+ * The issuer's key set, fetched for nimbus's key source ({@code JWKSourceBuilder}), which caches, refreshes and keeps
+ * it through outages. Here is what nimbus lacks: discovery (the key set's address from metadata naming the same
+ * issuer), one fetch per {@code minFetchInterval} with the time until the next (for {@code Retry-After}), a deadline
+ * for the whole fetch and a size limit on what is read (nimbus's retriever bounds each read only, and the JDK's
+ * {@code HttpURLConnection} copies a chunked body whole per chunk), the ids of dropped keys, and one log line when
+ * fetching starts and stops failing. Thread-safe; {@link #close()} stops the threads that run the exchanges.
  */
 final class IssuerKeys implements JWKSetSource<SecurityContext> {
 

@@ -36,35 +36,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * Verifies JWT access tokens (RFC 9068) issued by one OpenID Connect or OAuth 2.0 identity provider:
- *
- * <ul>
- *   <li>the signature, with a key from the key set the issuer publishes (its metadata's {@code jwks_uri}), chosen by
- *       the token's {@code kid}; only RSA and elliptic-curve signatures are accepted ({@code RS256} to {@code RS512},
- *       {@code PS256} to {@code PS512}, {@code ES256} to {@code ES512}), and only with a key of that type that allows
- *       the algorithm, so neither {@code alg: none} nor an HMAC keyed with a public key can pass;</li>
- *   <li>the header's {@code typ}: {@code at+jwt} (or {@code application/at+jwt}) or {@code JWT};</li>
- *   <li>{@code iss} exactly the configured issuer; {@code aud}, a string or an array, containing the audience;
- *       {@code exp} present and not past, {@code nbf} not to come, {@code iat} not in the future, each give or take the
- *       clock skew; {@code sub} present, as the principal;</li>
- *   <li>scopes from {@code scope} (space-separated) or {@code scp} (a string or an array).</li>
- * </ul>
- * A token refused is {@link Verification.Invalid} with the rule it breaks as its {@link Verification.Reason}; of
- * several, the one checked first, in this order: the header ({@code typ}, a {@code kid}, an accepted {@code alg}), the
- * issuer, the key, the signature, then the other claims.
- *
- * <p>The checks are nimbus-jose-jwt's {@link DefaultJWTProcessor}, and the keys its key source
- * ({@link JWKSourceBuilder}): cached, refreshed every {@link #KEY_REFRESH} in the background once first needed, and
- * kept while the provider is unreachable. Start-up does not need the provider. A token of this issuer naming a key not
- * held makes the key set be fetched again, at most once per {@link #MIN_FETCH_INTERVAL} whatever the number of such
- * tokens. A fetch, documents and bodies included, gives up after {@link #REQUEST_TIMEOUT} and reads at most 1 MiB per
- * document; a token waits for a fetch no longer than that. A token that cannot be checked because no key could be had
- * is {@link Verification.Unavailable}: the token may be fine, and a client should retry. So is a token naming a key not
- * held that the provider may just have added, until the key set may be fetched again; a key the provider dropped is
- * invalid at once. A verified token is remembered, by its SHA-256 digest, until it expires or its key leaves the key
- * set, so a client reusing its token costs a digest rather than a signature check.
- *
- * <p>Thread-safe. {@link #close()} stops the background refresh.
+ * Verifies JWT access tokens (RFC 9068) of one OpenID Connect or OAuth 2.0 identity provider with nimbus-jose-jwt's
+ * {@link DefaultJWTProcessor}: the signature (RSA or EC only, by the key set the issuer's metadata names, chosen by
+ * {@code kid}), {@code typ}, {@code iss}, {@code aud}, {@code exp}/{@code nbf}/{@code iat} within the clock skew,
+ * {@code sub} as principal, scopes from {@code scope} or {@code scp}. A refusal's {@link Verification.Reason} is the
+ * first rule broken; a token no key could be had for is {@link Verification.Unavailable}, for the client to retry.
+ * Keys are cached and refreshed every {@link #KEY_REFRESH}, fetched again for an unknown {@code kid} at most once per
+ * {@link #MIN_FETCH_INTERVAL}, each fetch bounded by {@link #REQUEST_TIMEOUT}; a verified token is remembered by its
+ * digest until it expires. docs/tokens.md says what is checked and why a token was refused. Thread-safe;
+ * {@link #close()} stops the background refresh.
  */
 public final class OidcTokenVerifier implements TokenVerifier, AutoCloseable {
 

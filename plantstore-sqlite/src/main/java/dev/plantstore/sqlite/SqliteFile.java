@@ -12,8 +12,8 @@ import javax.sql.DataSource;
 
 /**
  * A SQLite file opened as the server opens its own: every acknowledged write on disk ({@link DurableSqlite}'s
- * settings) and a small pool of connections kept open, so that no operation pays for opening the file. Hand it to
- * {@code PlantStores.jdbc(file)}, and close it after the store:
+ * settings) and a small pool of open connections. One process at a time: the store's group commit assumes it is the
+ * only writer. Thread-safe; close it after the store.
  *
  * <pre>{@code
  * try (SqliteFile file = SqliteFile.open(Path.of("plants.db"));
@@ -21,9 +21,6 @@ import javax.sql.DataSource;
  *     store.create(new NewPlant(1, "Monstera", "aroid"));
  * }
  * }</pre>
- *
- * <p>One process at a time: SQLite lets a second process open the file, but the store's group commit assumes it is the
- * only writer. Thread-safe.
  */
 public final class SqliteFile implements DataSource, AutoCloseable {
 

@@ -24,36 +24,21 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 /**
- * Group commit: one thread runs every create and delete of a store, many to a transaction. The batching rules, all of
- * them here:
- * <ul>
- *   <li>The writer takes whatever waits in the queue, up to {@value #MAX_BATCH} writes, as one batch, and commits it
- *       in one transaction; under load many writes share one commit, alone a write commits at once.</li>
- *   <li>At most {@value #MAX_QUEUED} writes wait; one more fails at once (overloaded).</li>
- *   <li>The transaction locks the batch's ids in ascending order, reads what they hold and applies the writes in the
- *       order they were submitted ({@link Transactions#commit}). Each write's outcome is decided in Java from what was
- *       read, in the same order, and given to its caller only after the commit.</li>
- *   <li>A caller waits at most the time-out and is then told the store did not answer; a write whose caller gave up
- *       before its batch ran is dropped from it.</li>
- *   <li>A transaction the database rolled back for contention (deadlock, serialization failure) is run again, until
- *       the time-out; so is one a server refused because it is no longer the primary (read-only, after a switchover),
- *       at once: the store has dropped that connection, and the next one goes to the primary.</li>
- *   <li>A commit the database made but could not confirm replicated ({@link CommitNotReplicatedException}) is an
- *       unknown outcome: its callers are told the store is unavailable, never that their writes succeeded.</li>
- *   <li>Whatever a batch throws fails that batch's callers and only them; the writer goes on with the next batch. A
- *       fault is logged when it starts, while it lasts and when it ends ({@link FaultLog}); once writes commit again,
- *       the database is asked to give back the space the fault used.</li>
- *   <li>The outbox's writes on SQLite ({@link Write.OutboxWrite}) queue with the others and run first, each in a
- *       transaction of its own; what one throws fails it alone, and is no fault of the store's writes.</li>
- *   <li>A health probe rides along with the writes: it commits with the next batch, or, alone, commits a write of its
- *       own ({@link Transactions#commitProbe}). However many ask at once, one probe runs.</li>
- * </ul>
+ * Group commit: one thread runs every create and delete of a store, taking whatever waits (up to {@value #MAX_BATCH})
+ * as one batch in one transaction, so that under load many writes share a commit and alone a write commits at once.
+ * The transaction locks the batch's ids in ascending order and applies the writes in the order submitted; each
+ * outcome is decided from what was read and given to its caller only after the commit. A rollback for contention or
+ * a refusal by a demoted primary runs the batch again; a commit not confirmed replicated
+ * ({@link CommitNotReplicatedException}) is an unknown outcome, told as unavailable. What a batch throws fails its
+ * callers alone, and a fault is logged as it starts, lasts and ends ({@link FaultLog}). The outbox's writes on
+ * SQLite and the health probe ride the same queue.
  */
 final class GroupCommitWriter implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(GroupCommitWriter.class.getName());
 
     private static final int MAX_BATCH = 256;
+    /** Writes that may wait for the writer; one more fails at once, as overloaded. */
     private static final int MAX_QUEUED = 16_384;
 
     /** PostgreSQL has rolled the whole transaction back for these (deadlock, serialization failure): safe to rerun. */

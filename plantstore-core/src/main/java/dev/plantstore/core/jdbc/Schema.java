@@ -15,19 +15,11 @@ import javax.sql.DataSource;
 
 /**
  * The store's tables, brought to this release's version by numbered steps, each recorded in {@code plantstore_schema}
- * (one row per version reached; the highest is the database's version), so that a later release knows which steps to
- * run, and a release that meets a newer database refuses it.
- *
- * <p>A migrator of our own rather than Flyway: the library is JDK-only, and Flyway would bring a dependency of several
- * megabytes, a history table of its own in the user's database beside {@code plantstore_schema} (which the releases
- * out there already read), and, for SQLite and PostgreSQL, database modules of its own; three steps need none of that.
- *
- * <p>Each step runs in one transaction that also records it, so a step interrupted at any point (the process killed,
- * the connection lost) leaves the version before it, and the next run does it again. On PostgreSQL the transaction
- * first takes a transaction-scoped advisory lock, which the server frees when the transaction ends or its connection
- * dies: instances starting together run each step once, the others then finding it done. On SQLite the transaction
- * begins {@code IMMEDIATE}, holding the file's write lock throughout. A new database is built by the same steps from
- * version 0, so that it cannot differ from one migrated.
+ * in the transaction that runs it, so an interrupted step leaves the version before it and the next run does it
+ * again; a newer database is refused. On PostgreSQL a transaction-scoped advisory lock lets instances starting
+ * together run each step once; on SQLite the transaction begins {@code IMMEDIATE}. A new database is built by the same
+ * steps from version 0. Our own rather than Flyway: the core is JDK-only, and Flyway would add megabytes and a history
+ * table of its own beside the one the releases out there read.
  */
 public final class Schema {
 

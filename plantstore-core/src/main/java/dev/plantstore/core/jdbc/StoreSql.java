@@ -17,18 +17,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One database's dialect, the subclass, owning every way the databases differ: the SQL of the store's two tables,
- * {@code plants} and {@code webhook_outbox}, the outbox's statements, and the checks and transactions of the
- * schema's steps, which {@link Schema} runs.
- *
- * <p>A batch is one group-commit transaction: lock the batch's ids, read what they hold, apply the writes in the order
- * they were submitted, record their events ({@link BatchEvents}), commit. A create inserts unless its id holds a plant
- * and a delete removes whatever its id holds, so the table ends as the store's own decisions, taken in Java from what
- * was read, say it must. PostgreSQL's version is one round trip whatever the batch size; SQLite's runs in the process,
- * where a statement costs no round trip.
- *
- * <p>The outbox: what the store's batches record, what the delivery claims and settles ({@link JdbcOutbox}), and what
- * an operator's commands list and send again.
+ * One database's dialect, the subclass, owning every way the databases differ: the SQL of the tables {@code plants}
+ * and {@code webhook_outbox}, the outbox's statements ({@link JdbcOutbox}) and the checks and transactions of the
+ * schema's steps, which {@link Schema} runs. A batch is one group-commit transaction: lock its ids, read what they
+ * hold, apply the writes in submitted order, record their events ({@link BatchEvents}), commit; the table ends as
+ * the decisions taken in Java from what was read say it must. PostgreSQL's batch is one round trip whatever its size.
  */
 abstract class StoreSql {
 
