@@ -12,9 +12,9 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module's wall: the rooms beside the interface hold public types only so that the interface and the other rooms
- * can reach them, and the module declaration keeps them from everyone else. The tests run on the class path, so the
- * declaration is read from the compiled classes.
+ * The module's boundary: the packages beside the interface hold public types only so that the interface and the other
+ * packages can reach them, and the module declaration keeps them from everyone else. The tests run on the class path,
+ * so the declaration is read from the compiled classes.
  */
 class ModuleBoundaryTest {
 

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
-/** How an event's request leaves the building: one attempt at a time per call, its outcome told exactly once. */
+/** How an event's request goes out of the process: one attempt at a time per call, its outcome told exactly once. */
 interface Transport extends AutoCloseable {
 
     /** What one attempt came to. */

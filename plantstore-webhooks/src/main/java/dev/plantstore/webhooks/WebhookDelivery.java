@@ -14,7 +14,7 @@ import java.util.Objects;
 
 /**
  * Sends the outbox's events to their receivers: a {@link ReceiverWorker} per receiver, so a receiver that is slow or
- * down holds up only its own events, and never its store's health. How an event leaves the building, in order: the
+ * down holds up only its own events, and never its store's health. How an event goes out, in order: the
  * store's batch commits and publishes its events; {@link #committed} hands those leased to this process to their
  * workers (the others wait for a claim); the receiver's worker takes them from its {@link ReceiverFeed}, and its
  * {@link Dispatcher} signs each ({@link WebhookSigner}) and sends it through its {@link Transport}
