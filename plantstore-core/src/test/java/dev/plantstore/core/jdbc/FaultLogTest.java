@@ -5,23 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.testkit.RecordingLogger;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.ResourceBundle;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** A repeating failure is logged when it starts, summarised while it lasts and logged when it ends. */
 class FaultLogTest {
 
-    private record Line(System.Logger.Level level, String message, Throwable thrown) {
-    }
-
-    private final List<Line> lines = new ArrayList<>();
+    private final RecordingLogger recording = new RecordingLogger();
     private final AtomicLong nanos = new AtomicLong();
-    private final FaultLog log = new FaultLog(new Recording(), "plant store writes", nanos::get);
+    private final FaultLog log = new FaultLog(recording, "plant store writes", nanos::get);
 
     @Test
     void aThousandFailuresInAMinuteAreAFewLines() {
@@ -31,6 +27,7 @@ class FaultLogTest {
         }
         log.succeeded();
 
+        List<RecordingLogger.Line> lines = recording.lines();
         assertEquals(3, lines.size(), "a start, one summary after 30 s, an end: " + lines);
         assertEquals("plant store writes failing: disk full", lines.get(0).message());
         assertTrue(lines.get(1).message()
@@ -48,6 +45,7 @@ class FaultLogTest {
         log.succeeded();
         log.failed(new IllegalStateException("bug again"), false);
 
+        List<RecordingLogger.Line> lines = recording.lines();
         assertEquals(3, lines.size(), lines.toString());
         assertNotNull(lines.get(0).thrown());
         assertNotNull(lines.get(2).thrown(), "a new fault may carry its own trace");
@@ -56,7 +54,7 @@ class FaultLogTest {
     @Test
     void aSuccessWithoutAFaultLogsNothing() {
         log.succeeded();
-        assertEquals(List.of(), lines);
+        assertEquals(List.of(), recording.lines());
     }
 
     @Test
@@ -64,27 +62,5 @@ class FaultLogTest {
         var failure = new RuntimeException("could not commit", new SQLException("disk full"));
         assertEquals("could not commit: disk full", FaultLog.reason(failure));
         assertEquals("NullPointerException", FaultLog.reason(new NullPointerException()));
-    }
-
-    private final class Recording implements System.Logger {
-        @Override
-        public String getName() {
-            return "recording";
-        }
-
-        @Override
-        public boolean isLoggable(Level level) {
-            return true;
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String message, Throwable thrown) {
-            lines.add(new Line(level, message, thrown));
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
-            lines.add(new Line(level, format, null));
-        }
     }
 }

@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.plantstore.testkit.Poll;
+import dev.plantstore.testkit.RecordingLogger;
 import java.time.Duration;
 import java.util.List;
-import java.util.ResourceBundle;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,31 +17,6 @@ class DeliveryLoopTest {
 
     private static final RetryPolicy QUICK_RETRIES = new RetryPolicy(Duration.ofMillis(1), Duration.ofHours(1));
 
-    /** The lines the loop logs, each as its level and text. */
-    private static final class Lines implements System.Logger {
-        final List<String> logged = new CopyOnWriteArrayList<>();
-
-        @Override
-        public String getName() {
-            return "lines";
-        }
-
-        @Override
-        public boolean isLoggable(Level level) {
-            return true;
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String message, Throwable thrown) {
-            logged.add(level + " " + message);
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
-            logged.add(level + " " + format);
-        }
-    }
-
     private static Thread running(DeliveryLoop loop, DeliveryLoop.Turn turn, AtomicBoolean stopped) {
         Thread worker = new Thread(() -> loop.run(turn, stopped::get));
         worker.start();
@@ -51,7 +25,7 @@ class DeliveryLoopTest {
 
     @Test
     void failingTurnsAreLoggedOnceAndWaitedOutAndTheirEndOnce() throws Exception {
-        var lines = new Lines();
+        var lines = new RecordingLogger();
         var turns = new AtomicInteger();
         var stopped = new AtomicBoolean();
         Thread worker = running(new DeliveryLoop("webhooks to r", QUICK_RETRIES, lines, Throwable::getMessage), () -> {
@@ -66,14 +40,15 @@ class DeliveryLoopTest {
 
         assertEquals(6, turns.get(), "the loop ends at the first look after its stop");
         assertEquals(List.of("WARNING webhooks to r: the outbox failed: database down",
-                "INFO webhooks to r: the outbox answers again"), lines.logged);
+                "INFO webhooks to r: the outbox answers again"), lines.texts());
     }
 
     @Test
     void anErrorThrownByATurnDoesNotEndTheLoop() throws Exception {
         var turns = new AtomicInteger();
         var stopped = new AtomicBoolean();
-        Thread worker = running(new DeliveryLoop("kafka to t", QUICK_RETRIES, new Lines(), Throwable::toString), () -> {
+        var loop = new DeliveryLoop("kafka to t", QUICK_RETRIES, new RecordingLogger(), Throwable::toString);
+        Thread worker = running(loop, () -> {
             if (turns.incrementAndGet() == 1) {
                 throw new OutOfMemoryError("no room for the page");
             }
@@ -88,7 +63,8 @@ class DeliveryLoopTest {
     @Test
     void anInterruptEndsTheLoopDuringItsPause() throws Exception {
         var turns = new AtomicInteger();
-        Thread worker = running(new DeliveryLoop("kafka to t", QUICK_RETRIES, new Lines(), Throwable::toString), () -> {
+        var loop = new DeliveryLoop("kafka to t", QUICK_RETRIES, new RecordingLogger(), Throwable::toString);
+        Thread worker = running(loop, () -> {
             turns.incrementAndGet();
             return TimeUnit.HOURS.toMillis(1);
         }, new AtomicBoolean());
