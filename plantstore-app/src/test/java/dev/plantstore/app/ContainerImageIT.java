@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.plantstore.testkit.KafkaBroker;
 import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.testkit.RequiredTools;
@@ -194,6 +195,41 @@ class ContainerImageIT {
         Result logs = run(COMMAND_LIMIT, podman("logs", container));
         assertTrue((logs.out() + logs.err()).contains("https://"), "the start-up output names the https address: "
                 + logs);
+    }
+
+    /**
+     * As docs/kafka.md's client properties come from a mounted secret: a read-only directory at {@code /kafka} holding
+     * {@code client.properties}, root's and readable through the group as a secret volume's files with
+     * {@code defaultMode: 0440}. On the host's network, so that the container reaches the test kit's broker.
+     */
+    @Test
+    void theImageSendsEventsToKafkaWithTheClientPropertiesOfAMountedSecret() throws Exception {
+        KafkaBroker broker = KafkaBroker.shared();
+        String topic = "image-" + UUID.randomUUID();
+        broker.createTopic(topic, 1);
+        Path secret = Files.createDirectories(work.resolve("kafka-secret-" + UUID.randomUUID()));
+        Files.writeString(secret.resolve("client.properties"), "client.id=plantstore-image\nlinger.ms=5\n");
+        for (Path file : List.of(secret, secret.resolve("client.properties"))) {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(
+                    Files.isDirectory(file) ? "rwxr-xr-x" : "r--r-----"));
+        }
+        int api = Sockets.freePort();
+        String container = start(List.of("--network", "host", "-v", secret + ":/kafka:ro",
+                "-e", "PLANTSTORE_TOKENS=" + TOKEN, "-e", "PLANTSTORE_PORT=" + api,
+                "-e", "PLANTSTORE_MANAGEMENT_PORT=" + Sockets.freePort(),
+                "-e", "PLANTSTORE_KAFKA_BOOTSTRAP_SERVERS=" + broker.bootstrapServers(),
+                "-e", "PLANTSTORE_KAFKA_TOPIC=" + topic,
+                "-e", "PLANTSTORE_KAFKA_CONFIG_FILE=/kafka/client.properties"));
+        awaitListening(container, api);
+
+        HttpResponse<String> created = send(PlantRequests.create(plants(api), TOKEN,
+                "{\"id\": 1, \"name\": \"Monstera\"}"));
+        assertEquals(200, created.statusCode(), created.body());
+
+        List<KafkaBroker.Event> records = broker.read(topic, 1, START_LIMIT);
+        assertEquals(List.of("1"), records.stream().map(KafkaBroker.Event::key).toList(),
+                "the create's record: " + run(COMMAND_LIMIT, podman("logs", container)));
+        assertEquals("plant.created", records.get(0).header("ce_type"));
     }
 
     @Test
