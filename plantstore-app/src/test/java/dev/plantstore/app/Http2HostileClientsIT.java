@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The jar over HTTP/2 against clients that would hold what they should not: connections that never open their
  * flow-control window while they ask for large answers, and a create whose body contradicts its Content-Length,
- * after which the server must still stop cleanly.
+ * after which the server must still stop cleanly; and requests RFC 9113 calls malformed, which are never served.
  */
 @Tag("alone")
 class Http2HostileClientsIT {
@@ -154,6 +154,33 @@ class Http2HostileClientsIT {
             assertTrue(output.contains("plantstore stopped"), output);
             assertFalse(output.contains("closing the server failed"), output);
             assertTrue(took.compareTo(drain.plusSeconds(1)) < 0, "stopped in " + took.toMillis() + " ms\n" + output);
+        }
+    }
+
+    /**
+     * RFC 9113's malformed requests are refused before routing: a connection-specific field and {@code :scheme http}
+     * on the TLS port are each 400, and the plant they would delete is still there for a well-formed delete.
+     */
+    @Test
+    void malformedRequestsAre400AndNeverServed() throws Exception {
+        try (RunningJar jar = startWith();
+             Http2Streams client = Http2Streams.connect(pki.clientContext(), jar.port(), 65_535)) {
+            Http2Streams.Exchange created = create(client, PLANT.length(), PLANT);
+            created.ended().get(10, TimeUnit.SECONDS);
+            assertEquals(200, created.status().getNow(0));
+            for (Http2Streams.Exchange malformed : List.of(
+                    client.openMalformed("https", "DELETE", "/plants/1", true, "Authorization", "Bearer h2-token",
+                            "transfer-encoding", "chunked"),
+                    client.openMalformed("https", "DELETE", "/plants/1", true, "Authorization", "Bearer h2-token",
+                            "upgrade", "h2c"),
+                    client.openMalformed("http", "DELETE", "/plants/1", true, "Authorization", "Bearer h2-token"))) {
+                malformed.ended().get(10, TimeUnit.SECONDS);
+                assertEquals(400, malformed.status().getNow(0), jar.outputSoFar());
+            }
+            Http2Streams.Exchange delete = client.open("DELETE", "/plants/1", true, "Authorization",
+                    "Bearer h2-token");
+            delete.ended().get(10, TimeUnit.SECONDS);
+            assertEquals(204, delete.status().getNow(0), "the malformed requests deleted the plant");
         }
     }
 

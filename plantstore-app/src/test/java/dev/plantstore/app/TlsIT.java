@@ -28,6 +28,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -384,6 +385,47 @@ class TlsIT {
         }
     }
 
+    /**
+     * A handshake refused for the client's certificate is a WARN line naming the peer and the reason, once a minute
+     * per reason, and every one is counted: two clients with none, one with a certificate of another CA, one with an
+     * expired certificate of the trusted CA.
+     */
+    @Test
+    void aRefusedClientCertificateIsOneLineAMinutePerReasonAndEachIsCounted() throws Exception {
+        Path foreignDir = Files.createDirectories(dir.resolve("foreign"));
+        TestPki.Pair stranger = TestPki.ca(foreignDir, "foreign-ca").issue("stranger", 7, 30);
+        TestPki.Pair expired = pki.issueValid("expired-client", 9, "20200101000000Z", "20200201000000Z");
+        try (RunningJar jar = startWith(pair, "--tls-client-ca-file", pki.caCertificate().toString(),
+                "--management-port", "0")) {
+            String ready = "https://localhost:" + jar.port() + "/health/ready";
+            for (RunningJar.Completed refused : List.of(curl(ready), curl(ready),
+                    curl("--cert", stranger.cert().toString(), "--key", stranger.key().toString(), ready),
+                    curl("--cert", expired.cert().toString(), "--key", expired.key().toString(), ready))) {
+                assertNotEquals(0, refused.exitCode(), refused.stdout());
+            }
+            String metricsUrl = "https://localhost:" + jar.managementUri("/metrics").getPort() + "/metrics";
+            String counted = "plantstore_tls_client_certificates_refused_total";
+            List<String> expected = List.of(counted + "{reason=\"expired\"} 1.0",
+                    counted + "{reason=\"no_certificate\"} 2.0", counted + "{reason=\"untrusted\"} 1.0");
+            // Each refusal is counted, then written: once all are counted, the lines are polled for, then not more.
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(50), () -> curl(metricsUrl).stdout().lines()
+                    .filter(line -> line.startsWith(counted)).sorted().toList().equals(expected)),
+                    curl(metricsUrl).stdout());
+            assertTrue(Poll.until(Poll.PATIENCE, Duration.ofMillis(20), () -> refusedHandshakes(jar).size() >= 3),
+                    jar.outputSoFar());
+            List<String> lines = refusedHandshakes(jar);
+            assertEquals(3, lines.size(), jar.outputSoFar());
+            String loopback = "TLS handshake from (127\\.0\\.0\\.1|0:0:0:0:0:0:0:1) refused: ";
+            for (String reason : List.of("it presented no client certificate",
+                    "its client certificate is not signed by a trusted CA or not valid",
+                    "its client certificate has expired")) {
+                assertEquals(1, lines.stream().filter(line -> line.contains(" WARN ")
+                        && Pattern.compile(loopback + Pattern.quote(reason) + "$").matcher(line).find()).count(),
+                        reason + ":\n" + jar.outputSoFar());
+            }
+        }
+    }
+
     @Test
     void theManagementPortsProbesAndMetricsAnswerOverTls() throws Exception {
         try (RunningJar jar = startWith(pair, "--management-port", "0")) {
@@ -419,6 +461,10 @@ class TlsIT {
                 }
             }
         }
+    }
+
+    private static List<String> refusedHandshakes(RunningJar jar) {
+        return jar.outputSoFar().lines().filter(line -> line.contains("TLS handshake from")).toList();
     }
 
     private static long accessLines(String output) {

@@ -1,5 +1,6 @@
 package dev.plantstore.http;
 
+import java.time.Clock;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.server.Connector;
@@ -33,6 +34,7 @@ final class AlpnConnector {
         alpn.setDefaultProtocol("http/1.1");
         var connector = new ServerConnector(server, new SslConnectionFactory(tls, alpn.getProtocol()), alpn,
                 new Http2Connections(secure), new HttpConnectionFactory(secure));
+        connector.addBean(new ClientCertificateRefusals(Clock.systemUTC()));
         connector.setHost(host);
         connector.setPort(port);
         return connector;

@@ -17,12 +17,14 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
 
 /**
  * Counts and times every request the application routes, by method, route template and status
  * ({@value #REQUESTS}), counts the requests refused before any work was done, by reason ({@value #REFUSED}), and the
- * bearer tokens refused once read, by why ({@value #TOKENS_REFUSED}). Runs as a Javalin request logger, after the
+ * bearer tokens refused once read, by why ({@value #TOKENS_REFUSED}); on a TLS port, the handshakes refused for the
+ * client's certificate ({@link ClientCertificateRefusals}). Runs as a Javalin request logger, after the
  * response is written.
  */
 final class HttpMetrics implements RequestLogger {
@@ -72,6 +74,9 @@ final class HttpMetrics implements RequestLogger {
         config.jetty.modifyServer(server::set);
         config.events.serverStarting(() -> {
             JettyConnectionMetrics.addToAllConnectors(server.get(), registry);
+            for (Connector connector : server.get().getConnectors()) {
+                connector.getBeans(ClientCertificateRefusals.class).forEach(refusals -> refusals.countIn(registry));
+            }
             new JettyServerThreadPoolMetrics(server.get().getThreadPool(), List.of()).bindTo(registry);
         });
     }

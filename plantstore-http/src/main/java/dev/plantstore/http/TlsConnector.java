@@ -18,7 +18,10 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  *
  * <p>The protocols are TLS 1.3 and 1.2 only, renegotiation is refused, and the cipher suites are TLS 1.3's and TLS
  * 1.2's with ECDHE and an AEAD cipher (RFC 9325), ordered as HTTP/2 requires (RFC 9113 section 9.2.2). A plain-HTTP
- * request to the port fails the handshake: it is never answered in the clear.
+ * request to the port fails the handshake: it is never answered in the clear. When {@code tls} requires a client
+ * certificate, a handshake refused for it (none, expired, untrusted) is a WARN line naming the peer and the reason, at
+ * most one a minute per reason, and counted in {@code plantstore.tls.client.certificates.refused} when the API has
+ * metrics.
  *
  * <pre>{@code
  * var tls = new SslContextFactory.Server();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.plantstore.core.NewPlant;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStores;
 import dev.plantstore.testkit.Poll;
@@ -156,6 +157,67 @@ class Http2HostileClientTest {
             assertEquals(400, exchange.awaitStatus());
             assertTrue(exchange.awaitBody().startsWith("{\"error\":400,"), exchange.awaitBody());
         }
+    }
+
+    /**
+     * RFC 9113 section 8.2.2: a request with a connection-specific field is malformed. The ones Jetty's decoder lets
+     * through are 400 in the Error shape, naming the field, before anything reads the body or the store.
+     */
+    @ParameterizedTest
+    @CsvSource({"transfer-encoding, chunked", "transfer-encoding, gzip", "keep-alive, timeout=5",
+        "proxy-connection, keep-alive", "upgrade, h2c", "connection, te"})
+    void aConnectionSpecificFieldIs400AndTheRequestIsNotServed(String name, String value) throws Exception {
+        store.create(new NewPlant(1, "Monstera"));
+        try (Http2Frames client = Http2Frames.connect(store)) {
+            Http2Frames.Exchange exchange = client.open(client.unchecked("https", "DELETE", "/plants/1",
+                    "Authorization", TestApi.BEARER, name, value), true);
+
+            assertEquals(400, exchange.awaitStatus());
+            assertTrue(exchange.awaitBody().startsWith("{\"error\":400,") && exchange.awaitBody().contains(name),
+                    exchange.awaitBody());
+        }
+        assertTrue(store.find(1).isPresent(), "deleted by a malformed request");
+    }
+
+    /** The connection-specific fields Jetty's decoder refuses itself, as a request it refuses before routing. */
+    @ParameterizedTest
+    @CsvSource({"te, gzip", "te, 'trailers, deflate'", "connection, close", "connection, keep-alive"})
+    void aTeOtherThanTrailersOrAConnectionFieldOtherThanTeIs400(String name, String value) throws Exception {
+        store.create(new NewPlant(1, "Monstera"));
+        try (Http2Frames client = Http2Frames.connect(store)) {
+            Http2Frames.Exchange exchange = client.open(client.unchecked("https", "DELETE", "/plants/1",
+                    "Authorization", TestApi.BEARER, name, value), true);
+
+            assertEquals(400, exchange.awaitStatus());
+            assertEquals("{\"error\":400,\"message\":\"Bad Request\"}", exchange.awaitBody());
+        }
+        assertTrue(store.find(1).isPresent(), "deleted by a malformed request");
+    }
+
+    /** {@code te: trailers} is the one connection-specific field HTTP/2 allows. */
+    @Test
+    void teTrailersIsServed() throws Exception {
+        try (Http2Frames client = Http2Frames.connect(store)) {
+            Http2Frames.Exchange exchange = client.open(client.unchecked("https", "GET", "/health/live",
+                    "te", "trailers"), true);
+
+            assertEquals(200, exchange.awaitStatus());
+        }
+    }
+
+    /** A request saying {@code :scheme http} on a TLS connection contradicts its connection: 400, not served. */
+    @Test
+    void schemeHttpOnATlsConnectionIs400() throws Exception {
+        store.create(new NewPlant(1, "Monstera"));
+        try (Http2Frames client = Http2Frames.connect(store)) {
+            Http2Frames.Exchange exchange = client.open(client.unchecked("http", "DELETE", "/plants/1",
+                    "Authorization", TestApi.BEARER), true);
+
+            assertEquals(400, exchange.awaitStatus());
+            assertTrue(exchange.awaitBody().startsWith("{\"error\":400,") && exchange.awaitBody().contains(":scheme"),
+                    exchange.awaitBody());
+        }
+        assertTrue(store.find(1).isPresent(), "deleted by a request with the wrong scheme");
     }
 
     private static Http2Frames.Exchange create(Http2Frames client, int declaredLength, String body) throws Exception {

@@ -1,12 +1,14 @@
 package dev.plantstore.testkit;
 
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.http.HttpVersion;
@@ -23,7 +25,8 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * One HTTP/2 connection over TLS, stream by stream (Jetty's {@link HTTP2Client}), for tests that act as a hostile
- * client does: one that never opens its flow-control window, one whose body contradicts its {@code Content-Length}.
+ * client does: one that never opens its flow-control window, one whose body contradicts its {@code Content-Length},
+ * one whose request is malformed.
  * It records how each stream ends (its status, or the code of its {@code RST_STREAM}),
  * which HTTP clients hide.
  */
@@ -91,7 +94,26 @@ public final class Http2Streams implements AutoCloseable {
         for (int i = 0; i < fields.length; i += 2) {
             headers.add(fields[i], fields[i + 1]);
         }
-        var head = new MetaData.Request(method, HttpURI.build(origin + path), HttpVersion.HTTP_2, headers);
+        return open(new MetaData.Request(method, HttpURI.build(origin + path), HttpVersion.HTTP_2, headers), endStream);
+    }
+
+    /**
+     * As {@link #open}, with {@code scheme} as the request's {@code :scheme} and every field sent as given: Jetty's
+     * client leaves out of a header block the fields HTTP/2 forbids ({@code transfer-encoding}, {@code connection}...)
+     * unless it does not know them by name, as here.
+     */
+    public Exchange openMalformed(String scheme, String method, String path, boolean endStream, String... fields)
+            throws Exception {
+        HttpFields.Mutable headers = HttpFields.build();
+        for (int i = 0; i < fields.length; i += 2) {
+            headers.add(new HttpField(null, fields[i], fields[i + 1]));
+        }
+        URI uri = URI.create(origin);
+        String target = scheme + "://" + uri.getHost() + ":" + uri.getPort() + path;
+        return open(new MetaData.Request(method, HttpURI.build(target), HttpVersion.HTTP_2, headers), endStream);
+    }
+
+    private Exchange open(MetaData.Request head, boolean endStream) throws Exception {
         var exchange = new Exchange();
         exchange.stream = session.newStream(new HeadersFrame(head, null, endStream), exchange)
                 .get(WAIT.toSeconds(), TimeUnit.SECONDS);
