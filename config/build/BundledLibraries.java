@@ -24,13 +24,17 @@ import java.util.zip.ZipEntry;
 /**
  * Adds to each CycloneDX SBOM in a directory the libraries that a component's jar bundles inside itself, relocated
  * under a package named {@code shaded}: nimbus-jose-jwt holds gson and jcip-annotations, the PostgreSQL driver OnGres'
- * SCRAM and stringprep libraries. The CycloneDX Maven plugin lists the jars a build resolves, not what is inside them.
- * Each bundled library becomes a nested component (the {@code components} of the component whose jar holds it) with
- * its group, name, version, licence and package URL, and its relocated packages as evidence of where it is.
+ * SCRAM and stringprep libraries, jackson-core FastDoubleParser, and others. The CycloneDX Maven plugin lists the jars a
+ * build resolves, not what is inside them. Each bundled library becomes a nested component (the {@code components} of
+ * the component whose jar holds it) with its group, name, version, licence and package URL, and its relocated packages
+ * as evidence of where it is.
  *
- * <p>What a jar bundles is read from the jar: the Maven metadata a shaded library leaves
+ * <p>What a jar bundles is read from the jar where the jar says it: the Maven metadata a shaded library leaves
  * ({@code META-INF/maven/GROUP/NAME/pom.properties} beside the jar's own, its licence from the {@code pom.xml} there)
  * and pgjdbc's licences directory ({@code META-INF/licenses/GROUP/NAME-VERSION/}, its licence told from the text).
+ * Where it does not, {@link #WITHOUT_METADATA} names the libraries of that version of the jar. A relocated package
+ * that neither explains fails the build, so that a new version of a bundling library is not given the libraries an
+ * older one bundled.
  *
  * <p>Run by the release build as a single-file program, with the module's dependencies and Jackson on the class path:
  * {@code java -cp CLASSPATH BundledLibraries.java DIRECTORY}.
@@ -41,12 +45,54 @@ final class BundledLibraries {
     private static final Pattern MAVEN_METADATA = Pattern.compile("META-INF/maven/([^/]+)/([^/]+)/pom\\.properties");
     private static final Pattern LICENCES_DIRECTORY = Pattern.compile("META-INF/licenses/([^/]+)/([^/]+)-([^-/]+)/.*");
     private static final Pattern POM_LICENCE_NAME = Pattern.compile("(?s)<license>\\s*<name>\\s*([^<]+?)\\s*</name>");
+    /** A package that a library's build moved a bundled library's classes into: a segment named {@code shaded}. */
+    private static final Pattern RELOCATED = Pattern.compile("(^|/)shaded(/|$)");
+
+    /**
+     * The libraries jars bundle relocated without saying so in the jar, each with the version the bundling library's
+     * own build gives it at that library's version.
+     */
+    private static final List<Declared> WITHOUT_METADATA = List.of(
+            // opentelemetry-java v1.63.0, dependencyManagement/build.gradle.kts; sdk/trace-shaded-deps relocates it.
+            new Declared("io.opentelemetry:opentelemetry-sdk-trace:1.63.0", "org.jctools", "jctools-core", "4.0.6",
+                    "Apache-2.0", "io/opentelemetry/sdk/trace/internal/shaded/jctools"),
+            // Its two classes are copied from weak-lock-free's commit ad0e5e0, which after the release 0.18 changed
+            // only the pom's version.
+            new Declared("io.opentelemetry:opentelemetry-context:1.63.0", "com.blogspot.mydailyjava",
+                    "weak-lock-free", "0.18", "Apache-2.0", "io/opentelemetry/context/internal/shaded"),
+            // The version of the dependency the shade plugin relocates, in the pom.xml inside each jar.
+            new Declared("com.fasterxml.jackson.core:jackson-core:2.22.4", "ch.randelshofer", "fastdoubleparser",
+                    "2.0.1", "MIT", "com/fasterxml/jackson/core/internal/shaded/fdp"),
+            new Declared("tools.jackson.core:jackson-core:3.2.1", "ch.randelshofer", "fastdoubleparser", "2.0.1",
+                    "MIT", "tools/jackson/core/internal/shaded/fdp"),
+            // client_java v1.4.2's pom.xml, protobuf-java.version, which also names the package.
+            new Declared("io.prometheus:prometheus-metrics-exposition-formats:1.4.2", "com.google.protobuf",
+                    "protobuf-java", "4.33.0", "BSD-3-Clause",
+                    "io/prometheus/metrics/shaded/com_google_protobuf_4_33_0"),
+            // Kafka's gradle/dependencies.gradle of October 2024 gives protobuf 3.25.5 and opentelemetry-proto
+            // 1.0.0-alpha (4.1.1's was not to be read); 4.1.1's jar holds the protocol of 1.0.0: its Span lacks the
+            // flags field that the protocol's 1.1.0 added.
+            new Declared("org.apache.kafka:kafka-clients:4.1.1", "com.google.protobuf", "protobuf-java", "3.25.5",
+                    "BSD-3-Clause", "org/apache/kafka/shaded/com/google/protobuf"),
+            new Declared("org.apache.kafka:kafka-clients:4.1.1", "io.opentelemetry.proto", "opentelemetry-proto",
+                    "1.0.0-alpha", "Apache-2.0", "org/apache/kafka/shaded/io/opentelemetry/proto"));
 
     private BundledLibraries() {
     }
 
     /** A library bundled inside a jar, and the relocated packages that hold it. */
     record Bundled(String group, String name, String version, ObjectNode licence, List<String> packages) {
+    }
+
+    /**
+     * A library that the jar of {@code bundler} (group:name:version) holds under {@code relocatedTo}, with its SPDX
+     * licence id.
+     */
+    record Declared(String bundler, String group, String name, String version, String licence, String relocatedTo) {
+
+        boolean holds(String pkg) {
+            return pkg.equals(relocatedTo) || pkg.startsWith(relocatedTo + "/");
+        }
     }
 
     public static void main(String[] args) throws IOException {
@@ -73,7 +119,7 @@ final class BundledLibraries {
                         + ".jar";
                 for (Path jar : jars) {
                     if (jar.toString().replace(File.separatorChar, '/').endsWith(suffix)) {
-                        nest((ObjectNode) component, bundledIn(jar, group, name));
+                        nest((ObjectNode) component, bundledIn(jar, group, name, version));
                     }
                 }
             }
@@ -99,14 +145,18 @@ final class BundledLibraries {
         }
     }
 
-    /** The libraries {@code jar} (the library {@code group:name}) says it holds, each with its relocated packages. */
-    static List<Bundled> bundledIn(Path jar, String group, String name) throws IOException {
+    /**
+     * The libraries {@code jar} (the library {@code group:name:version}) holds, each with its relocated packages: those
+     * it says it holds, then those {@link #WITHOUT_METADATA} names for it.
+     */
+    static List<Bundled> bundledIn(Path jar, String group, String name, String version) throws IOException {
         List<Bundled> bundled = new ArrayList<>();
+        List<String> relocated;
         try (JarFile file = new JarFile(jar.toFile())) {
-            List<String> relocated = file.stream().map(ZipEntry::getName).filter(entry -> entry.endsWith(".class"))
-                    .map(entry -> entry.replaceFirst("^META-INF/versions/\\d+/", "")).filter(entry -> entry.contains("/"))
-                    .map(entry -> entry.substring(0, entry.lastIndexOf('/')))
-                    .filter(pkg -> pkg.contains("/shaded/")).distinct().sorted().toList();
+            relocated = file.stream().map(ZipEntry::getName).filter(entry -> entry.endsWith(".class"))
+                    .map(entry -> entry.replaceFirst("^META-INF/versions/\\d+/", ""))
+                    .filter(entry -> entry.contains("/")).map(entry -> entry.substring(0, entry.lastIndexOf('/')))
+                    .filter(pkg -> RELOCATED.matcher(pkg).find()).distinct().sorted().toList();
             TreeSet<String> seen = new TreeSet<>();
             for (ZipEntry entry : file.stream().sorted((a, b) -> a.getName().compareTo(b.getName())).toList()) {
                 Matcher metadata = MAVEN_METADATA.matcher(entry.getName());
@@ -130,6 +180,26 @@ final class BundledLibraries {
                 }
             }
         }
+        String coordinates = group + ":" + name + ":" + version;
+        for (Declared library : WITHOUT_METADATA) {
+            if (library.bundler().equals(coordinates)) {
+                List<String> packages = relocated.stream().filter(library::holds).toList();
+                if (packages.isEmpty()) {
+                    throw new IllegalStateException(jar + " has no package " + library.relocatedTo() + " to hold "
+                            + library.name() + ", as BundledLibraries' table says");
+                }
+                ObjectNode licence = JSON.createObjectNode();
+                licence.putObject("license").put("id", library.licence());
+                bundled.add(new Bundled(library.group(), library.name(), library.version(), licence, packages));
+            }
+        }
+        List<String> unexplained = relocated.stream()
+                .filter(pkg -> bundled.stream().noneMatch(library -> library.packages().contains(pkg))).toList();
+        if (!unexplained.isEmpty()) {
+            throw new IllegalStateException(jar + " holds the relocated packages " + unexplained + ", which neither"
+                    + " the jar nor BundledLibraries' table for " + coordinates + " names a library of: add to the"
+                    + " table what this version of it bundles, with the version its build gives");
+        }
         return bundled;
     }
 
@@ -142,12 +212,18 @@ final class BundledLibraries {
         for (String words : List.of(name.replace('-', '/'), name.split("-")[0])) {
             Pattern segments = Pattern.compile("(^|/)" + Pattern.quote(words) + "(/|$)");
             List<String> packages = relocated.stream()
-                    .filter(pkg -> segments.matcher(pkg.substring(pkg.indexOf("/shaded/") + 8)).find()).toList();
+                    .filter(pkg -> segments.matcher(afterShaded(pkg)).find()).toList();
             if (!packages.isEmpty()) {
                 return packages;
             }
         }
         throw new IllegalStateException(jar + " says it bundles " + name + ", but no relocated package is named so");
+    }
+
+    private static String afterShaded(String pkg) {
+        Matcher shaded = RELOCATED.matcher(pkg);
+        shaded.find();
+        return pkg.substring(shaded.end());
     }
 
     private static ObjectNode licenceNamed(String name) {

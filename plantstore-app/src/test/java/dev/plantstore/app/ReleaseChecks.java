@@ -215,6 +215,38 @@ final class ReleaseChecks {
         return faults;
     }
 
+    /**
+     * What the SBOM's {@code component}, whose jar holds {@code jarPackages}, fails to say of the libraries its jar
+     * bundles: a relocated package of the jar that none of its nested components locates, and a nested component
+     * without a version, a licence or a package URL.
+     */
+    static List<String> bundledLibraryFaults(JsonNode component, Set<String> jarPackages) {
+        String named = component.path("group").asText() + ":" + component.path("name").asText() + ":"
+                + component.path("version").asText();
+        List<String> faults = new ArrayList<>();
+        for (JsonNode nested : component.path("components")) {
+            String library = nested.path("group").asText() + ":" + nested.path("name").asText();
+            if (nested.path("version").asText().isBlank()) {
+                faults.add(named + " bundles " + library + " without a version");
+            }
+            if (!hasLicence(nested)) {
+                faults.add(named + " bundles " + library + " without a licence");
+            }
+            if (nested.path("purl").asText().isBlank()) {
+                faults.add(named + " bundles " + library + " without a package URL");
+            }
+        }
+        List<String> locations = new ArrayList<>();
+        collectNestedLocations(component, locations);
+        for (String pkg : new TreeSet<>(jarPackages)) {
+            boolean located = locations.stream().anyMatch(location -> (pkg + "/").startsWith(location));
+            if (RELOCATED.matcher(pkg).find() && !located) {
+                faults.add(named + " bundles the package " + pkg + ", which no component nested in it locates");
+            }
+        }
+        return faults;
+    }
+
     private static void collectNestedLocations(JsonNode component, List<String> locations) {
         for (JsonNode nested : component.path("components")) {
             for (JsonNode occurrence : nested.path("evidence").path("occurrences")) {

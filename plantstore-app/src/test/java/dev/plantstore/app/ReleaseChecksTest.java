@@ -236,6 +236,40 @@ class ReleaseChecksTest {
                 ReleaseChecks.unexplainedPackageFaults(shipped, NIMBUS_JAR, sbom));
     }
 
+    private static final String NIMBUS_WITH_GSON = """
+            {"group": "com.nimbusds", "name": "nimbus-jose-jwt", "version": "10.10",
+              "components": [{"group": "com.google.code.gson", "name": "gson", "version": "2.14.0",
+                "licenses": [{"license": {"id": "Apache-2.0"}}], "purl": "pkg:maven/com.google.code.gson/gson@2.14.0",
+                "evidence": {"occurrences": [{"location": "com/nimbusds/jose/shaded/gson/"}]}}]}
+            """;
+
+    @Test
+    void aComponentWhoseNestedLibrariesLocateEveryRelocatedPackageOfItsJarHasNoBundledFault() throws Exception {
+        assertEquals(List.of(), ReleaseChecks.bundledLibraryFaults(JSON.readTree(NIMBUS_WITH_GSON), SHIPPED));
+    }
+
+    @Test
+    void aRelocatedPackageOfAComponentsJarThatNoNestedLibraryLocatesIsABundledFault() throws Exception {
+        Set<String> jar = new TreeSet<>(SHIPPED);
+        jar.add("com/nimbusds/jose/shaded/jcip");
+        assertEquals(List.of("com.nimbusds:nimbus-jose-jwt:10.10 bundles the package com/nimbusds/jose/shaded/jcip,"
+                + " which no component nested in it locates"),
+                ReleaseChecks.bundledLibraryFaults(JSON.readTree(NIMBUS_WITH_GSON), jar));
+    }
+
+    @Test
+    void aNestedLibraryWithoutVersionLicenceOrPackageUrlIsABundledFault() throws Exception {
+        JsonNode nimbus = JSON.readTree("""
+                {"group": "com.nimbusds", "name": "nimbus-jose-jwt", "version": "10.10",
+                  "components": [{"group": "com.google.code.gson", "name": "gson",
+                    "evidence": {"occurrences": [{"location": "com/nimbusds/jose/shaded/gson/"}]}}]}
+                """);
+        assertEquals(List.of("com.nimbusds:nimbus-jose-jwt:10.10 bundles com.google.code.gson:gson without a version",
+                "com.nimbusds:nimbus-jose-jwt:10.10 bundles com.google.code.gson:gson without a licence",
+                "com.nimbusds:nimbus-jose-jwt:10.10 bundles com.google.code.gson:gson without a package URL"),
+                ReleaseChecks.bundledLibraryFaults(nimbus, SHIPPED));
+    }
+
     @Test
     void aJarsPackagesFoldInItsMultiReleaseVersions() throws Exception {
         Path jar = dist.resolve("packages.jar");
