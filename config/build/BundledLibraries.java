@@ -22,22 +22,12 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 
 /**
- * Adds to each CycloneDX SBOM in a directory the libraries that a component's jar bundles inside itself, relocated
- * under a package named {@code shaded}: nimbus-jose-jwt holds gson and jcip-annotations, the PostgreSQL driver OnGres'
- * SCRAM and stringprep libraries, jackson-core FastDoubleParser, and others. The CycloneDX Maven plugin lists the jars a
- * build resolves, not what is inside them. Each bundled library becomes a nested component (the {@code components} of
- * the component whose jar holds it) with its group, name, version, licence and package URL, and its relocated packages
- * as evidence of where it is.
- *
- * <p>What a jar bundles is read from the jar where the jar says it: the Maven metadata a shaded library leaves
- * ({@code META-INF/maven/GROUP/NAME/pom.properties} beside the jar's own, its licence from the {@code pom.xml} there)
- * and pgjdbc's licences directory ({@code META-INF/licenses/GROUP/NAME-VERSION/}, its licence told from the text).
- * Where it does not, {@link #WITHOUT_METADATA} names the libraries of that version of the jar. A relocated package
- * that neither explains fails the build, so that a new version of a bundling library is not given the libraries an
- * older one bundled.
- *
- * <p>Run by the release build as a single-file program, with the module's dependencies and Jackson on the class path:
- * {@code java -cp CLASSPATH BundledLibraries.java DIRECTORY}.
+ * Adds to each CycloneDX SBOM in a directory the libraries a component's jar bundles relocated under a {@code shaded}
+ * package (gson in nimbus-jose-jwt, SCRAM in the PostgreSQL driver, FastDoubleParser in jackson-core, ...), which the
+ * CycloneDX plugin does not see: each becomes a nested component with group, name, version, licence, package URL and
+ * its packages as evidence. They are read from the Maven metadata or pgjdbc's licences directory the jar keeps, else
+ * from {@link #WITHOUT_METADATA}, per version of the bundling jar; a relocated package neither explains fails the
+ * build. Run by the release build: {@code java -cp CLASSPATH BundledLibraries.java DIRECTORY}.
  */
 final class BundledLibraries {
 

@@ -11,22 +11,13 @@ import java.util.Optional;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
- * The TLS key pair in use, read again when its files change, so that a renewed certificate (cert-manager, certbot) is
- * served without a restart. Jetty does the serving: each port's {@link SslContextFactory.Server} is
- * {@linkplain SslContextFactory#reload reloaded} with the new pair, which new connections get; connections already
- * open finish on the pair they began with.
- *
- * <p>The files are looked at every {@link #CHECK_EVERY} as {@link PrivateFile} looks at files of secrets, through any
- * symbolic link, so that an edit in place, a replacement by rename and a Kubernetes secret's swap of its
- * {@code ..data} link are all seen; a file that fails its checks (a FIFO, a device, a key others may read) is never
- * opened, so nothing put in the files' place can block the watch. A change is read once two looks in a row find the
- * same, so that a renewal that writes the certificate and then the key is read once both are written. A pair that does
- * not match, a file cut short or one that fails its checks is refused with one line in the log and the pair in use
- * stays, until the files change again.
- *
- * <p>A certificate that has expired or is not yet valid is refused, at start and at a renewal. One that expires
- * within {@link #EXPIRY_WARNING} is a warning in the log, repeated each day while it is in use; the
- * metric {@value #EXPIRY_METRIC} says how long the one in use has left.
+ * The TLS key pair in use, read again when its files change, so a renewed certificate (cert-manager, certbot) is
+ * served without a restart: each port's {@link SslContextFactory.Server} is {@linkplain SslContextFactory#reload
+ * reloaded}, new connections get the new pair. The files are looked at every {@link #CHECK_EVERY} as
+ * {@link PrivateFile} looks at secrets, so a FIFO or device put in their place is never opened, and a change is read
+ * once two looks agree (a renewal writes the certificate, then the key). A mismatched, cut or refused pair, or a
+ * certificate expired or not yet valid, is one line and the pair in use stays. Expiry within
+ * {@link #EXPIRY_WARNING} is warned of daily; {@value #EXPIRY_METRIC} says how long is left.
  */
 final class ReloadingTls implements AutoCloseable {
 
