@@ -39,8 +39,8 @@ final class KafkaConfig {
     }
 
     /**
-     * Empty when no bootstrap server is given. The client properties come from {@code configFile}, read as the other
-     * files of secrets are ({@link PrivateFile}): only its owner may read it.
+     * Empty when no bootstrap server is given. The client properties come from {@code configFile}, read as the
+     * TLS key is ({@link PrivateFile}): only its owner may read it, or its group when root owns it.
      *
      * @throws UsageException for a config file without brokers, one that is not private or not a properties file,
      *                        or a property the sink sets itself; a message never quotes a value of the file
@@ -64,7 +64,8 @@ final class KafkaConfig {
     }
 
     private static Map<String, String> read(Path file) throws UsageException {
-        String text = PrivateFile.readText(file, "Kafka config file");
+        // Its passwords are a key's secrets: root may let a group read it, as a Kubernetes secret volume does.
+        String text = PrivateFile.readText(file, "Kafka config file", PrivateFile.Privacy.KEY);
         var properties = new Properties();
         try {
             properties.load(new StringReader(text));

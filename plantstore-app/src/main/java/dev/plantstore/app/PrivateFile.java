@@ -54,9 +54,9 @@ final class PrivateFile {
         /** The checks above: the tokens file, a webhook secret file. */
         OWNER_ONLY,
         /**
-         * A private key or its password: as {@link #OWNER_ONLY}, except that a file root owns may be readable by its
-         * group, as PostgreSQL allows of its key file: root chose the group, as Kubernetes does for a secret volume
-         * mounted with {@code fsGroup} and {@code defaultMode: 0440}.
+         * A private key, its password or the Kafka client config: as {@link #OWNER_ONLY}, except that a file root
+         * owns may be readable by its group, as PostgreSQL allows of its key file: root chose the group, as
+         * Kubernetes does for a secret volume mounted with {@code fsGroup} and {@code defaultMode: 0440}.
          */
         KEY,
         /** A certificate, which anyone may read: only that it is a regular file of at most {@link #MAX_BYTES}. */

@@ -59,6 +59,18 @@ class KafkaConfigTest {
         assertFalse(refusal.contains("hunter2"), refusal);
     }
 
+    /** As a Kubernetes secret volume with {@code defaultMode: 0440} gives it: root's, readable by the pod's group. */
+    @Test
+    void aConfigFileRootOwnsMayBeReadableByItsGroupAsAMountedSecretIs() throws Exception {
+        Path file = privateFile("security.protocol=SASL_SSL\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r-----"));
+        assertEquals(0, (int) Files.getAttribute(file, "unix:uid"), "the test runs as root");
+
+        var sink = KafkaConfig.configured(SERVERS, "plants", Optional.of(file), WebhookListener.NONE).orElseThrow();
+
+        assertEquals("KafkaSink[kafka://kafka-1:9092,kafka-2:9092/plants, 1 client properties]", sink.toString());
+    }
+
     @Test
     void aPropertyTheSinkSetsItselfIsRefusedNamingItAlone() throws Exception {
         Path file = privateFile("acks=1-hunter2\n");
