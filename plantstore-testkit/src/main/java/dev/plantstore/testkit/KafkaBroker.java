@@ -8,8 +8,11 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -140,7 +143,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /**
      * As {@link #startWithScram}, the second listener SASL_SSL with SCRAM-SHA-512: its key and self-signed
-     * certificate for 127.0.0.1 made by openssl in {@code dir}, in PEM ({@link #certificate()} is what a client
+     * certificate for 127.0.0.1 made in {@code dir}, in PEM ({@link #certificate()} is what a client
      * trusts).
      */
     public static KafkaBroker startWithScramOverTls(Path dir, String user, String password)
@@ -170,21 +173,41 @@ public final class KafkaBroker implements AutoCloseable {
         return broker;
     }
 
+    /** Made by the JDK's keytool, as {@link LocalhostKeys}, and written out in PEM, the key unencrypted (PKCS #8). */
     private static TlsFiles selfSigned(Path dir) throws IOException, InterruptedException {
         Files.createDirectories(dir);
-        Path key = dir.resolve("key.pem");
-        Path certificate = dir.resolve("certificate.pem");
-        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
-                "ec_paramgen_curve:prime256v1", "-noenc", "-keyout", key.toString(), "-out", certificate.toString(),
-                "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("openssl.out").toFile()).start();
-        if (!openssl.waitFor(60, TimeUnit.SECONDS) || openssl.exitValue() != 0) {
-            openssl.destroyForcibly();
-            throw new IllegalStateException("openssl failed: " + Files.readString(dir.resolve("openssl.out")));
+        Path store = dir.resolve("broker.p12");
+        String password = "test-only";
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "broker", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
+                "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore",
+                store.toString(), "-storepass", password).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("keytool.out").toFile()).start();
+        if (!keytool.waitFor(60, TimeUnit.SECONDS) || keytool.exitValue() != 0) {
+            keytool.destroyForcibly();
+            throw new IllegalStateException("keytool failed: " + Files.readString(dir.resolve("keytool.out")));
         }
+        String key;
+        String certificate;
+        try (InputStream in = Files.newInputStream(store)) {
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(in, password.toCharArray());
+            key = pem("PRIVATE KEY", keys.getKey("broker", password.toCharArray()).getEncoded());
+            certificate = pem("CERTIFICATE", keys.getCertificate("broker").getEncoded());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the broker's key store cannot be read", e);
+        }
+        Path certificateFile = dir.resolve("certificate.pem");
+        Files.writeString(certificateFile, certificate);
         Path keyStore = dir.resolve("key-and-certificate.pem");
-        Files.writeString(keyStore, Files.readString(key) + Files.readString(certificate));
-        return new TlsFiles(certificate, keyStore);
+        Files.writeString(keyStore, key + certificate);
+        return new TlsFiles(certificateFile, keyStore);
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
     }
 
     /** The SCRAM listener, {@code 127.0.0.1:PORT}. */
