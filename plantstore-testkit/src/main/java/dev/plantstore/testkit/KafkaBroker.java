@@ -8,11 +8,15 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -46,23 +50,51 @@ public final class KafkaBroker implements AutoCloseable {
     private static KafkaBroker shared;
 
     private final Path dir;
+    private final String clusterId;
+    private final int nodeId;
     private final int port;
     private final int controllerPort;
-    /** A listener of SASL_PLAINTEXT with SCRAM-SHA-256 beside the plain one, and its one user; empty without. */
+    /** The static quorum of a cluster's controllers, {@code ID@HOST:PORT,...}; empty for a node alone. */
+    private final Optional<String> voters;
+    /** A listener of SASL with SCRAM beside the plain one, and its one user; empty without. */
     private final Optional<Scram> scram;
+    /** Whether the brokers authorize requests by ACLs, the plain listener's anonymous clients being super users. */
+    private final boolean authorizing;
     private final String classpath;
     private Process process;
 
-    /** The SASL listener's port, and the one user SCRAM knows. */
-    private record Scram(int port, String user, String password) {
+    /**
+     * The SASL listener's port and protocol (SASL_PLAINTEXT, or SASL_SSL with a PEM key in {@code tls}), its SCRAM
+     * mechanism, and the one user it knows.
+     */
+    private record Scram(int port, String protocol, String mechanism, String user, String password,
+                         Optional<TlsFiles> tls) {
     }
 
-    private KafkaBroker(Path dir, int port, int controllerPort, String classpath, Optional<Scram> scram) {
+    /** A self-signed certificate for 127.0.0.1 and, beside it, its key and the certificate, as Kafka's PEM store. */
+    private record TlsFiles(Path certificate, Path keyStore) {
+    }
+
+    private KafkaBroker(Path dir, String clusterId, int nodeId, int port, int controllerPort,
+                        Optional<String> voters, Optional<Scram> scram, boolean authorizing) {
         this.dir = dir;
+        this.clusterId = clusterId;
+        this.nodeId = nodeId;
         this.port = port;
-        this.scram = scram;
         this.controllerPort = controllerPort;
-        this.classpath = classpath;
+        this.voters = voters;
+        this.scram = scram;
+        this.authorizing = authorizing;
+        this.classpath = brokerClasspath();
+    }
+
+    /** A node of a cluster whose controllers are {@code voters}; formatted, not started. */
+    static KafkaBroker clusterNode(Path dir, String clusterId, int nodeId, int port, int controllerPort,
+                                   String voters) throws IOException, InterruptedException {
+        var node = new KafkaBroker(dir, clusterId, nodeId, port, controllerPort, Optional.of(voters),
+                Optional.empty(), false);
+        node.format();
+        return node;
     }
 
     /** The broker the tests of this JVM share, started at the first call and stopped as the JVM exits. */
@@ -82,10 +114,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** As {@link #start(Path)}, its listener on {@code port}. */
     public static KafkaBroker start(Path dir, int port) throws IOException, InterruptedException {
-        var broker = new KafkaBroker(dir, port, Sockets.freePort(), brokerClasspath(), Optional.empty());
-        broker.format();
-        broker.startProcess();
-        return broker;
+        return started(alone(dir, port, Optional.empty(), false));
     }
 
     /**
@@ -95,11 +124,90 @@ public final class KafkaBroker implements AutoCloseable {
      */
     public static KafkaBroker startWithScram(Path dir, String user, String password)
             throws IOException, InterruptedException {
-        var broker = new KafkaBroker(dir, Sockets.freePort(), Sockets.freePort(), brokerClasspath(),
-                Optional.of(new Scram(Sockets.freePort(), user, password)));
+        return started(alone(dir, Sockets.freePort(),
+                Optional.of(new Scram(Sockets.freePort(), "SASL_PLAINTEXT", "SCRAM-SHA-256", user, password,
+                        Optional.empty())), false));
+    }
+
+    /**
+     * As {@link #startWithScram}, the brokers authorizing every request by ACLs (Kafka's StandardAuthorizer): the
+     * SCRAM user, {@code User:NAME}, may do nothing until granted; the plain listener's clients, the test's own, are
+     * super users.
+     */
+    public static KafkaBroker startWithScramAndAcls(Path dir, String user, String password)
+            throws IOException, InterruptedException {
+        return started(alone(dir, Sockets.freePort(),
+                Optional.of(new Scram(Sockets.freePort(), "SASL_PLAINTEXT", "SCRAM-SHA-256", user, password,
+                        Optional.empty())), true));
+    }
+
+    /**
+     * As {@link #startWithScram}, the second listener SASL_SSL with SCRAM-SHA-512: its key and self-signed
+     * certificate for 127.0.0.1 made in {@code dir}, in PEM ({@link #certificate()} is what a client
+     * trusts).
+     */
+    public static KafkaBroker startWithScramOverTls(Path dir, String user, String password)
+            throws IOException, InterruptedException {
+        TlsFiles tls = selfSigned(dir.resolve("tls"));
+        return started(alone(dir, Sockets.freePort(),
+                Optional.of(new Scram(Sockets.freePort(), "SASL_SSL", "SCRAM-SHA-512", user, password,
+                        Optional.of(tls))), false));
+    }
+
+    /** The PEM certificate the SASL_SSL listener presents, self-signed, for {@code ssl.truststore.location}. */
+    public Path certificate() {
+        return scram.flatMap(Scram::tls).orElseThrow().certificate();
+    }
+
+    /** A node alone, broker and the one controller of its cluster. */
+    private static KafkaBroker alone(Path dir, int port, Optional<Scram> scram, boolean authorizing)
+            throws IOException {
+        return new KafkaBroker(dir, Uuid.randomUuid().toString(), 1, port, Sockets.freePort(), Optional.empty(), scram,
+                authorizing);
+    }
+
+    private static KafkaBroker started(KafkaBroker broker) throws IOException, InterruptedException {
         broker.format();
-        broker.startProcess();
+        broker.launch();
+        broker.awaitServing();
         return broker;
+    }
+
+    /** Made by the JDK's keytool, as {@link LocalhostKeys}, and written out in PEM, the key unencrypted (PKCS #8). */
+    private static TlsFiles selfSigned(Path dir) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        Path store = dir.resolve("broker.p12");
+        String password = "test-only";
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "broker", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
+                "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore",
+                store.toString(), "-storepass", password).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("keytool.out").toFile()).start();
+        if (!keytool.waitFor(60, TimeUnit.SECONDS) || keytool.exitValue() != 0) {
+            keytool.destroyForcibly();
+            throw new IllegalStateException("keytool failed: " + Files.readString(dir.resolve("keytool.out")));
+        }
+        String key;
+        String certificate;
+        try (InputStream in = Files.newInputStream(store)) {
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(in, password.toCharArray());
+            key = pem("PRIVATE KEY", keys.getKey("broker", password.toCharArray()).getEncoded());
+            certificate = pem("CERTIFICATE", keys.getCertificate("broker").getEncoded());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the broker's key store cannot be read", e);
+        }
+        Path certificateFile = dir.resolve("certificate.pem");
+        Files.writeString(certificateFile, certificate);
+        Path keyStore = dir.resolve("key-and-certificate.pem");
+        Files.writeString(keyStore, key + certificate);
+        return new TlsFiles(certificateFile, keyStore);
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
     }
 
     /** The SCRAM listener, {@code 127.0.0.1:PORT}. */
@@ -132,6 +240,11 @@ public final class KafkaBroker implements AutoCloseable {
         return port;
     }
 
+    /** The node's {@code node.id}: 1 alone, 1 to N in a {@link KafkaCluster}. */
+    public int nodeId() {
+        return nodeId;
+    }
+
     /** What the broker printed (its own log goes to its data directory). */
     public String output() throws IOException {
         return Files.readString(dir.resolve("broker.out"));
@@ -148,7 +261,8 @@ public final class KafkaBroker implements AutoCloseable {
     /** Starts the broker again after {@link #kill()}, on the same ports and data. */
     public void restart() throws IOException, InterruptedException {
         kill();
-        startProcess();
+        launch();
+        awaitServing();
     }
 
     /** Creates {@code topic} with {@code partitions} partitions and waits until the broker serves it. */
@@ -158,11 +272,15 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** As {@link #createTopic(String, int)}, the topic configured so ({@code max.message.bytes}, say). */
     public void createTopic(String topic, int partitions, Map<String, String> configs) throws InterruptedException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs))).all()
-                    .get(60, TimeUnit.SECONDS);
+        createTopic(bootstrapServers(), new NewTopic(topic, partitions, (short) 1).configs(configs));
+    }
+
+    /** Creates {@code topic} through the brokers at {@code servers} and waits until they serve it. */
+    static void createTopic(String servers, NewTopic topic) throws InterruptedException {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
+            admin.createTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("could not create topic " + topic, e);
+            throw new IllegalStateException("could not create topic " + topic.name(), e);
         }
     }
 
@@ -188,8 +306,21 @@ public final class KafkaBroker implements AutoCloseable {
      * consumer that reads only committed data and commits nothing.
      */
     public List<Event> read(String topic, int count, Duration limit) {
+        return read(bootstrapServers(), Map.of(), topic, count, limit);
+    }
+
+    /**
+     * As {@link #read(String, int, Duration)}, through the SCRAM listener with the client properties
+     * {@code security} (its protocol, mechanism, JAAS line and trust), as the user a sink writes as.
+     */
+    public List<Event> readOverScram(Map<String, String> security, String topic, int count, Duration limit) {
+        return read(scramBootstrapServers(), security, topic, count, limit);
+    }
+
+    static List<Event> read(String servers, Map<String, String> security, String topic, int count, Duration limit) {
         var properties = new Properties();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        properties.putAll(security);
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
         properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -212,19 +343,30 @@ public final class KafkaBroker implements AutoCloseable {
         Files.createDirectories(dir.resolve("data"));
         var config = new Properties();
         config.put("process.roles", "broker,controller");
-        config.put("node.id", "1");
-        config.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
-        String sasl = scram.map(user -> ",SASL_PLAINTEXT://127.0.0.1:" + user.port()).orElse("");
+        config.put("node.id", Integer.toString(nodeId));
+        voters.ifPresentOrElse(quorum -> config.put("controller.quorum.voters", quorum),
+                () -> config.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort));
+        String sasl = scram.map(user -> "," + user.protocol() + "://127.0.0.1:" + user.port()).orElse("");
         config.put("listeners", "PLAINTEXT://127.0.0.1:" + port + sasl + ",CONTROLLER://127.0.0.1:" + controllerPort);
         config.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port + sasl);
         config.put("controller.listener.names", "CONTROLLER");
         config.put("inter.broker.listener.name", "PLAINTEXT");
         config.put("listener.security.protocol.map",
-                "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
-        if (scram.isPresent()) {
-            config.put("sasl.enabled.mechanisms", "SCRAM-SHA-256");
-            config.put("listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
+                "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,CONTROLLER:PLAINTEXT");
+        scram.ifPresent(user -> {
+            String listener = "listener.name." + user.protocol().toLowerCase(Locale.ROOT) + ".";
+            config.put("sasl.enabled.mechanisms", user.mechanism());
+            config.put(listener + user.mechanism().toLowerCase(Locale.ROOT) + ".sasl.jaas.config",
                     "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+            user.tls().ifPresent(tls -> {
+                config.put(listener + "ssl.keystore.type", "PEM");
+                config.put(listener + "ssl.keystore.location", tls.keyStore().toString());
+            });
+        });
+        if (authorizing) {
+            config.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+            // The plain listener's and the controllers' clients: the test's own and the brokers themselves.
+            config.put("super.users", "User:ANONYMOUS");
         }
         config.put("log.dirs", dir.resolve("data").toString());
         config.put("auto.create.topics.enable", "false");
@@ -237,10 +379,13 @@ public final class KafkaBroker implements AutoCloseable {
         try (var out = Files.newBufferedWriter(dir.resolve("server.properties"))) {
             config.store(out, "a broker of the tests");
         }
-        List<String> format = new ArrayList<>(List.of("format", "-t", Uuid.randomUuid().toString(), "-c",
-                dir.resolve("server.properties").toString(), "--standalone"));
+        List<String> format = new ArrayList<>(List.of("format", "-t", clusterId, "-c",
+                dir.resolve("server.properties").toString()));
+        if (voters.isEmpty()) {
+            format.add("--standalone");
+        }
         scram.ifPresent(user -> format.addAll(List.of("--add-scram",
-                "SCRAM-SHA-256=[name=" + user.user() + ",password=" + user.password() + "]")));
+                user.mechanism() + "=[name=" + user.user() + ",password=" + user.password() + "]")));
         Process formatting = new ProcessBuilder(command("kafka.tools.StorageTool", format.toArray(String[]::new)))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("format.out").toFile()).start();
         if (!formatting.waitFor(START_LIMIT.toSeconds(), TimeUnit.SECONDS) || formatting.exitValue() != 0) {
@@ -250,10 +395,15 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    private void startProcess() throws IOException, InterruptedException {
+    /** Starts the broker's process; a node of a cluster serves only once a majority of its controllers run. */
+    void launch() throws IOException {
         process = new ProcessBuilder(command("kafka.Kafka", dir.resolve("server.properties").toString()))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("broker.out").toFile())).start();
+    }
+
+    /** Waits until the broker launched serves, or fails telling what it printed. */
+    void awaitServing() throws IOException, InterruptedException {
         boolean up = Poll.until(START_LIMIT, LOOK, () -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the broker exited with " + process.exitValue() + ": " + output());
