@@ -1,12 +1,10 @@
 package dev.plantstore.http;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.jetty.http2.CloseState;
-import org.eclipse.jetty.http2.HTTP2Connection;
-import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ssl.SslConnection;
@@ -35,6 +33,8 @@ final class GracefulStopHandler extends GracefulHandler {
     private static final String INPUT_AT_LAST_RESPONSE = GracefulStopHandler.class.getName() + ".inputAtLastResponse";
     private static final long IN_FLIGHT = -1;
     private static final long RESCAN_MILLIS = 10;
+    /** Without Jetty's HTTP/2 server, which plantstore-http declares optional, no connection is an HTTP/2 one. */
+    private static final boolean HTTP2 = OptionalLibrary.JETTY_HTTP2.isPresentIn(OptionalLibrary.CLASS_PATH);
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
@@ -101,9 +101,9 @@ final class GracefulStopHandler extends GracefulHandler {
         // Over TLS, the HTTP connection reads from the decrypted end point of the socket's TLS connection.
         EndPoint httpEndPoint = endPoint.getConnection() instanceof SslConnection tls ? tls.getSslEndPoint() : endPoint;
         Connection connection = httpEndPoint.getConnection();
-        if (connection instanceof HTTP2Connection http2) {
-            HTTP2Session session = http2.getSession();
-            return session.getCloseState() != CloseState.NOT_CLOSED && session.getStreamCount() == 0;
+        Optional<Boolean> http2Idle = HTTP2 ? Http2Connections.idleAtStop(connection) : Optional.empty();
+        if (http2Idle.isPresent()) {
+            return http2Idle.get();
         }
         if (!httpEndPoint.isFillInterested() || !(connection instanceof ConnectionMetaData metaData)) {
             return false;

@@ -1,10 +1,15 @@
 package dev.plantstore.http;
 
 import java.time.Duration;
+import java.util.Optional;
+import org.eclipse.jetty.http2.CloseState;
 import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.HTTP2Connection;
+import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.api.server.ServerSessionListener;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Connector;
@@ -32,6 +37,18 @@ final class Http2Connections extends HTTP2ServerConnectionFactory {
      * time-out while no read or write is pending. Over HTTP/1.1 the connection's idle time-out does this.
      */
     static final Duration STREAM_IDLE_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * Whether {@code connection} is an HTTP/2 one, and if so whether a stop may close it at once: it has no stream and
+     * its GOAWAY has begun. Empty for any other connection.
+     */
+    static Optional<Boolean> idleAtStop(Connection connection) {
+        if (!(connection instanceof HTTP2Connection http2)) {
+            return Optional.empty();
+        }
+        HTTP2Session session = http2.getSession();
+        return Optional.of(session.getCloseState() != CloseState.NOT_CLOSED && session.getStreamCount() == 0);
+    }
 
     Http2Connections(HttpConfiguration http) {
         super(http);
