@@ -8,11 +8,8 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,13 +23,8 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * A real Apache Kafka broker, the project's own server from Maven Central, in a process of its own: one node that is
@@ -68,11 +60,7 @@ public final class KafkaBroker implements AutoCloseable {
      * mechanism, and the one user it knows.
      */
     private record Scram(int port, String protocol, String mechanism, String user, String password,
-                         Optional<TlsFiles> tls) {
-    }
-
-    /** A self-signed certificate for 127.0.0.1 and, beside it, its key and the certificate, as Kafka's PEM store. */
-    private record TlsFiles(Path certificate, Path keyStore) {
+                         Optional<KafkaTlsFiles> tls) {
     }
 
     private KafkaBroker(Path dir, String clusterId, int nodeId, int port, int controllerPort,
@@ -148,7 +136,7 @@ public final class KafkaBroker implements AutoCloseable {
      */
     public static KafkaBroker startWithScramOverTls(Path dir, String user, String password)
             throws IOException, InterruptedException {
-        TlsFiles tls = selfSigned(dir.resolve("tls"));
+        KafkaTlsFiles tls = KafkaTlsFiles.selfSigned(dir.resolve("tls"));
         return started(alone(dir, Sockets.freePort(),
                 Optional.of(new Scram(Sockets.freePort(), "SASL_SSL", "SCRAM-SHA-512", user, password,
                         Optional.of(tls))), false));
@@ -171,43 +159,6 @@ public final class KafkaBroker implements AutoCloseable {
         broker.launch();
         broker.awaitServing();
         return broker;
-    }
-
-    /** Made by the JDK's keytool, as {@link LocalhostKeys}, and written out in PEM, the key unencrypted (PKCS #8). */
-    private static TlsFiles selfSigned(Path dir) throws IOException, InterruptedException {
-        Files.createDirectories(dir);
-        Path store = dir.resolve("broker.p12");
-        String password = "test-only";
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "broker", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-                "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore",
-                store.toString(), "-storepass", password).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("keytool.out").toFile()).start();
-        if (!keytool.waitFor(60, TimeUnit.SECONDS) || keytool.exitValue() != 0) {
-            keytool.destroyForcibly();
-            throw new IllegalStateException("keytool failed: " + Files.readString(dir.resolve("keytool.out")));
-        }
-        String key;
-        String certificate;
-        try (InputStream in = Files.newInputStream(store)) {
-            KeyStore keys = KeyStore.getInstance("PKCS12");
-            keys.load(in, password.toCharArray());
-            key = pem("PRIVATE KEY", keys.getKey("broker", password.toCharArray()).getEncoded());
-            certificate = pem("CERTIFICATE", keys.getCertificate("broker").getEncoded());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("the broker's key store cannot be read", e);
-        }
-        Path certificateFile = dir.resolve("certificate.pem");
-        Files.writeString(certificateFile, certificate);
-        Path keyStore = dir.resolve("key-and-certificate.pem");
-        Files.writeString(keyStore, key + certificate);
-        return new TlsFiles(certificateFile, keyStore);
-    }
-
-    private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
     }
 
     /** The SCRAM listener, {@code 127.0.0.1:PORT}. */
@@ -272,16 +223,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** As {@link #createTopic(String, int)}, the topic configured so ({@code max.message.bytes}, say). */
     public void createTopic(String topic, int partitions, Map<String, String> configs) throws InterruptedException {
-        createTopic(bootstrapServers(), new NewTopic(topic, partitions, (short) 1).configs(configs));
-    }
-
-    /** Creates {@code topic} through the brokers at {@code servers} and waits until they serve it. */
-    static void createTopic(String servers, NewTopic topic) throws InterruptedException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
-            admin.createTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("could not create topic " + topic.name(), e);
-        }
+        KafkaClients.createTopic(bootstrapServers(), new NewTopic(topic, partitions, (short) 1).configs(configs));
     }
 
     /** A record as a consumer read it: its key, value (as UTF-8 text), timestamp and headers (as text). */
@@ -306,7 +248,7 @@ public final class KafkaBroker implements AutoCloseable {
      * consumer that reads only committed data and commits nothing.
      */
     public List<Event> read(String topic, int count, Duration limit) {
-        return read(bootstrapServers(), Map.of(), topic, count, limit);
+        return KafkaClients.read(bootstrapServers(), Map.of(), topic, count, limit).stream().map(Event::of).toList();
     }
 
     /**
@@ -314,29 +256,8 @@ public final class KafkaBroker implements AutoCloseable {
      * {@code security} (its protocol, mechanism, JAAS line and trust), as the user a sink writes as.
      */
     public List<Event> readOverScram(Map<String, String> security, String topic, int count, Duration limit) {
-        return read(scramBootstrapServers(), security, topic, count, limit);
-    }
-
-    static List<Event> read(String servers, Map<String, String> security, String topic, int count, Duration limit) {
-        var properties = new Properties();
-        properties.putAll(security);
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
-        properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<Event> records = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<String, byte[]>(properties)) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(info -> new TopicPartition(topic, info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            long deadline = System.nanoTime() + limit.toNanos();
-            while (records.size() < count && System.nanoTime() - deadline < 0) {
-                consumer.poll(Duration.ofMillis(200)).forEach(record -> records.add(Event.of(record)));
-            }
-        }
-        return records;
+        return KafkaClients.read(scramBootstrapServers(), security, topic, count, limit).stream().map(Event::of)
+                .toList();
     }
 
     private void format() throws IOException, InterruptedException {

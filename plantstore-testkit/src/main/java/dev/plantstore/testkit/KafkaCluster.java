@@ -75,7 +75,7 @@ public final class KafkaCluster implements AutoCloseable {
      */
     public void createTopic(String topic, int partitions, int replicationFactor, Map<String, String> configs)
             throws InterruptedException {
-        KafkaBroker.createTopic(bootstrapServers(),
+        KafkaClients.createTopic(bootstrapServers(),
                 new NewTopic(topic, partitions, (short) replicationFactor).configs(configs));
     }
 
@@ -92,7 +92,8 @@ public final class KafkaCluster implements AutoCloseable {
 
     /** As {@link KafkaBroker#read}, through every node that still runs. */
     public List<KafkaBroker.Event> read(String topic, int count, Duration limit) {
-        return KafkaBroker.read(bootstrapServers(), Map.of(), topic, count, limit);
+        return KafkaClients.read(bootstrapServers(), Map.of(), topic, count, limit).stream()
+                .map(KafkaBroker.Event::of).toList();
     }
 
     /** Stops every node and removes its data. */
