@@ -15,7 +15,11 @@ import org.junit.jupiter.api.Test;
 
 class DeliveryLoopTest {
 
-    private static final RetryPolicy QUICK_RETRIES = new RetryPolicy(Duration.ofMillis(1), Duration.ofHours(1));
+    /**
+     * The back-off the loop under test waits between its failed turns, a millisecond so that its failures pass
+     * quickly; the test itself runs each case once and polls with a deadline.
+     */
+    private static final RetryPolicy MILLISECOND_BACKOFF = new RetryPolicy(Duration.ofMillis(1), Duration.ofHours(1));
 
     private static Thread running(DeliveryLoop loop, DeliveryLoop.Turn turn, AtomicBoolean stopped) {
         Thread worker = new Thread(() -> loop.run(turn, stopped::get));
@@ -28,7 +32,8 @@ class DeliveryLoopTest {
         var lines = new RecordingLogger();
         var turns = new AtomicInteger();
         var stopped = new AtomicBoolean();
-        Thread worker = running(new DeliveryLoop("webhooks to r", QUICK_RETRIES, lines, Throwable::getMessage), () -> {
+        var loop = new DeliveryLoop("webhooks to r", MILLISECOND_BACKOFF, lines, Throwable::getMessage);
+        Thread worker = running(loop, () -> {
             int turn = turns.incrementAndGet();
             if (turn <= 3) {
                 throw new IllegalStateException("database down");
@@ -47,7 +52,7 @@ class DeliveryLoopTest {
     void anErrorThrownByATurnDoesNotEndTheLoop() throws Exception {
         var turns = new AtomicInteger();
         var stopped = new AtomicBoolean();
-        var loop = new DeliveryLoop("kafka to t", QUICK_RETRIES, new RecordingLogger(), Throwable::toString);
+        var loop = new DeliveryLoop("kafka to t", MILLISECOND_BACKOFF, new RecordingLogger(), Throwable::toString);
         Thread worker = running(loop, () -> {
             if (turns.incrementAndGet() == 1) {
                 throw new OutOfMemoryError("no room for the page");
@@ -63,7 +68,7 @@ class DeliveryLoopTest {
     @Test
     void anInterruptEndsTheLoopDuringItsPause() throws Exception {
         var turns = new AtomicInteger();
-        var loop = new DeliveryLoop("kafka to t", QUICK_RETRIES, new RecordingLogger(), Throwable::toString);
+        var loop = new DeliveryLoop("kafka to t", MILLISECOND_BACKOFF, new RecordingLogger(), Throwable::toString);
         Thread worker = running(loop, () -> {
             turns.incrementAndGet();
             return TimeUnit.HOURS.toMillis(1);
