@@ -180,7 +180,8 @@ class Http2HostileClientsIT {
             Http2Streams.Exchange delete = client.open("DELETE", "/plants/1", true, "Authorization",
                     "Bearer h2-token");
             delete.ended().get(10, TimeUnit.SECONDS);
-            assertEquals(204, delete.status().getNow(0), "the malformed requests deleted the plant");
+            assertEquals(204, delete.status().getNow(0), () -> "the malformed requests deleted the plant (reset: "
+                    + delete.reset().getNow(null) + ")\n" + jar.outputSoFar());
         }
     }
 

@@ -135,6 +135,8 @@ public final class Http2Streams implements AutoCloseable {
         private final CompletableFuture<Integer> status = new CompletableFuture<>();
         private final CompletableFuture<Integer> reset = new CompletableFuture<>();
         private final CompletableFuture<Void> ended = new CompletableFuture<>();
+        private volatile boolean closed;
+        private volatile boolean failed;
         private Stream stream;
 
         /** Sends {@code bytes} as one DATA frame, ending the stream if {@code last}; a stream reset takes no more. */
@@ -154,7 +156,10 @@ public final class Http2Streams implements AutoCloseable {
             return reset;
         }
 
-        /** Done once the stream has ended, however it ended. */
+        /**
+         * Done once the stream has ended, however it ended, and what ended it is known: its status, its reset or the
+         * connection's failure.
+         */
         public CompletableFuture<Void> ended() {
             return ended;
         }
@@ -167,6 +172,7 @@ public final class Http2Streams implements AutoCloseable {
             if (!frame.isEndStream()) {
                 stream.demand();
             }
+            endIfKnown();
         }
 
         /** Reads the answer's body and drops it; past its end there is nothing more to ask for. */
@@ -187,12 +193,28 @@ public final class Http2Streams implements AutoCloseable {
         @Override
         public void onReset(Stream stream, ResetFrame frame, Callback callback) {
             reset.complete(frame.getError());
+            endIfKnown();
             callback.succeeded();
         }
 
         @Override
+        public void onFailure(Stream stream, int error, String reason, Throwable failure, Callback callback) {
+            failed = true;
+            endIfKnown();
+            callback.succeeded();
+        }
+
+        /** Jetty tells a stream closed before it hands over the answer's head that closed it. */
+        @Override
         public void onClosed(Stream stream) {
-            ended.complete(null);
+            closed = true;
+            endIfKnown();
+        }
+
+        private void endIfKnown() {
+            if (closed && (status.isDone() || reset.isDone() || failed)) {
+                ended.complete(null);
+            }
         }
     }
 }
