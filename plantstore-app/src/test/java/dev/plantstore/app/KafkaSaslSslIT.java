@@ -9,9 +9,7 @@ import dev.plantstore.testkit.PlantRequests;
 import dev.plantstore.testkit.Poll;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -63,17 +61,9 @@ class KafkaSaslSslIT {
         }
     }
 
-    private static String jaas(String password) {
-        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"plantstore\" "
-                + "password=\"" + password + "\";";
-    }
-
     private RunningJar start(String topic, String password) throws Exception {
         Path config = dir.resolve("kafka.properties");
-        Files.writeString(config, String.join("\n", "security.protocol=SASL_SSL", "sasl.mechanism=SCRAM-SHA-512",
-                "sasl.jaas.config=" + jaas(password), "ssl.truststore.type=PEM",
-                "ssl.truststore.location=" + broker.certificate(), ""));
-        Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-------"));
+        broker.writeScramClientProperties(config, password);
         jar = RunningJar.start(dir, Map.of("PLANTSTORE_TOKENS", TOKEN), "--store", "sqlite:plants.db",
                 "--kafka-bootstrap-servers", broker.scramBootstrapServers(), "--kafka-topic", topic,
                 "--kafka-config-file", config.toString(), "--management-port", "0");
@@ -95,10 +85,7 @@ class KafkaSaslSslIT {
         RunningJar jar = start("tls-jar-right", PASSWORD);
         assertEquals(200, create(jar, 1, "Monstera"));
         assertEquals(200, create(jar, 2, "Fern"));
-        Map<String, String> security = Map.of("security.protocol", "SASL_SSL", "sasl.mechanism", "SCRAM-SHA-512",
-                "sasl.jaas.config", jaas(PASSWORD), "ssl.truststore.type", "PEM",
-                "ssl.truststore.location", broker.certificate().toString());
-        assertEquals(List.of("1", "2"), broker.readOverScram(security, "tls-jar-right", 2, WAIT).stream()
+        assertEquals(List.of("1", "2"), broker.readOverScram("tls-jar-right", 2, WAIT).stream()
                 .map(KafkaBroker.Event::key).toList());
         assertTrue(Poll.until(WAIT, LOOK, () -> jar.metrics().contains("outcome=\"delivered\"")), jar::metrics);
         assertQuotesNoCredential(jar.metrics());

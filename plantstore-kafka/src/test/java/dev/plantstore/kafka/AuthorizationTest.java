@@ -69,10 +69,8 @@ class AuthorizationTest {
 
     @Test
     void aTopicTheClientMayNotWriteIsOneErrorLineItsEventsKeptAndSentOnceGranted() throws Exception {
-        KafkaSink sink = KafkaSink.to(broker.scramBootstrapServers(), TOPIC).withClientProperties(Map.of(
-                "security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256",
-                "sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required "
-                        + "username=\"" + USER + "\" password=\"" + PASSWORD + "\";"))
+        KafkaSink sink = KafkaSink.to(broker.scramBootstrapServers(), TOPIC)
+                .withClientProperties(broker.scramClientProperties(PASSWORD))
                 .withListener(new WebhookListener() {
                     @Override
                     public void backlog(URI receiver, long pending, long oldestAgeMillis) {

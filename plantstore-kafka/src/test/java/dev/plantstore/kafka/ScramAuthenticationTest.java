@@ -13,7 +13,6 @@ import dev.plantstore.testkit.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.logging.LogRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,10 +49,8 @@ class ScramAuthenticationTest {
     }
 
     private static KafkaSink sink(String topic, String password) {
-        return KafkaSink.to(broker.scramBootstrapServers(), topic).withClientProperties(Map.of(
-                "security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256",
-                "sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required "
-                        + "username=\"plantstore\" password=\"" + password + "\";"));
+        return KafkaSink.to(broker.scramBootstrapServers(), topic)
+                .withClientProperties(broker.scramClientProperties(password));
     }
 
     @Test

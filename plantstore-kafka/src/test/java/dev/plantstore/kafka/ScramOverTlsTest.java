@@ -82,14 +82,7 @@ class ScramOverTlsTest {
     /** The config file of docs/kafka.md's SASL_SSL example, with {@code password}, read as the server reads it. */
     private static Map<String, String> configFile(String name, String password) throws IOException {
         Path file = dir.resolve(name + ".properties");
-        Files.writeString(file, String.join("\n",
-                "security.protocol=SASL_SSL",
-                "sasl.mechanism=SCRAM-SHA-512",
-                "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required "
-                        + "username=\"plantstore\" password=\"" + password + "\";",
-                "ssl.truststore.type=PEM",
-                "ssl.truststore.location=" + broker.certificate(),
-                ""));
+        broker.writeScramClientProperties(file, password);
         var properties = new Properties();
         try (Reader in = Files.newBufferedReader(file)) {
             properties.load(in);
@@ -119,7 +112,7 @@ class ScramOverTlsTest {
              PlantStore store = PlantStores.inMemory(List.of(sink))) {
             store.create(new NewPlant(1, "Monstera"));
             store.create(new NewPlant(2, "Fern"));
-            List<KafkaBroker.Event> records = broker.readOverScram(config, "tls-right", 2, WAIT);
+            List<KafkaBroker.Event> records = broker.readOverScram("tls-right", 2, WAIT);
             assertEquals(List.of("1", "2"), records.stream().map(KafkaBroker.Event::key).toList());
             assertTrue(Poll.until(WAIT, LOOK, () -> told.stream().anyMatch(line -> line.startsWith("delivered"))),
                     told.toString());

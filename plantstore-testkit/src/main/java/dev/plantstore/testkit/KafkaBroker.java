@@ -49,22 +49,14 @@ public final class KafkaBroker implements AutoCloseable {
     /** The static quorum of a cluster's controllers, {@code ID@HOST:PORT,...}; empty for a node alone. */
     private final Optional<String> voters;
     /** A listener of SASL with SCRAM beside the plain one, and its one user; empty without. */
-    private final Optional<Scram> scram;
+    private final Optional<KafkaScramListener> scram;
     /** Whether the brokers authorize requests by ACLs, the plain listener's anonymous clients being super users. */
     private final boolean authorizing;
     private final String classpath;
     private Process process;
 
-    /**
-     * The SASL listener's port and protocol (SASL_PLAINTEXT, or SASL_SSL with a PEM key in {@code tls}), its SCRAM
-     * mechanism, and the one user it knows.
-     */
-    private record Scram(int port, String protocol, String mechanism, String user, String password,
-                         Optional<KafkaTlsFiles> tls) {
-    }
-
     private KafkaBroker(Path dir, String clusterId, int nodeId, int port, int controllerPort,
-                        Optional<String> voters, Optional<Scram> scram, boolean authorizing) {
+                        Optional<String> voters, Optional<KafkaScramListener> scram, boolean authorizing) {
         this.dir = dir;
         this.clusterId = clusterId;
         this.nodeId = nodeId;
@@ -113,8 +105,7 @@ public final class KafkaBroker implements AutoCloseable {
     public static KafkaBroker startWithScram(Path dir, String user, String password)
             throws IOException, InterruptedException {
         return started(alone(dir, Sockets.freePort(),
-                Optional.of(new Scram(Sockets.freePort(), "SASL_PLAINTEXT", "SCRAM-SHA-256", user, password,
-                        Optional.empty())), false));
+                Optional.of(KafkaScramListener.plaintext(user, password)), false));
     }
 
     /**
@@ -125,8 +116,7 @@ public final class KafkaBroker implements AutoCloseable {
     public static KafkaBroker startWithScramAndAcls(Path dir, String user, String password)
             throws IOException, InterruptedException {
         return started(alone(dir, Sockets.freePort(),
-                Optional.of(new Scram(Sockets.freePort(), "SASL_PLAINTEXT", "SCRAM-SHA-256", user, password,
-                        Optional.empty())), true));
+                Optional.of(KafkaScramListener.plaintext(user, password)), true));
     }
 
     /**
@@ -138,17 +128,16 @@ public final class KafkaBroker implements AutoCloseable {
             throws IOException, InterruptedException {
         KafkaTlsFiles tls = KafkaTlsFiles.selfSigned(dir.resolve("tls"));
         return started(alone(dir, Sockets.freePort(),
-                Optional.of(new Scram(Sockets.freePort(), "SASL_SSL", "SCRAM-SHA-512", user, password,
-                        Optional.of(tls))), false));
+                Optional.of(KafkaScramListener.overTls(user, password, tls)), false));
     }
 
     /** The PEM certificate the SASL_SSL listener presents, self-signed, for {@code ssl.truststore.location}. */
     public Path certificate() {
-        return scram.flatMap(Scram::tls).orElseThrow().certificate();
+        return scram.flatMap(KafkaScramListener::tls).orElseThrow().certificate();
     }
 
     /** A node alone, broker and the one controller of its cluster. */
-    private static KafkaBroker alone(Path dir, int port, Optional<Scram> scram, boolean authorizing)
+    private static KafkaBroker alone(Path dir, int port, Optional<KafkaScramListener> scram, boolean authorizing)
             throws IOException {
         return new KafkaBroker(dir, Uuid.randomUuid().toString(), 1, port, Sockets.freePort(), Optional.empty(), scram,
                 authorizing);
@@ -252,12 +241,26 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /**
-     * As {@link #read(String, int, Duration)}, through the SCRAM listener with the client properties
-     * {@code security} (its protocol, mechanism, JAAS line and trust), as the user a sink writes as.
+     * As {@link #read(String, int, Duration)}, through the SCRAM listener as the user a sink writes as, with its
+     * password.
      */
-    public List<Event> readOverScram(Map<String, String> security, String topic, int count, Duration limit) {
-        return KafkaClients.read(scramBootstrapServers(), security, topic, count, limit).stream().map(Event::of)
-                .toList();
+    public List<Event> readOverScram(String topic, int count, Duration limit) {
+        KafkaScramListener listener = scram.orElseThrow();
+        return KafkaClients.read(scramBootstrapServers(), listener.clientProperties(listener.password()), topic, count,
+                limit).stream().map(Event::of).toList();
+    }
+
+    /**
+     * The client properties of the SCRAM listener's user with {@code password} (the right one or not): protocol,
+     * mechanism, JAAS line, and the trust of its certificate over SASL_SSL.
+     */
+    public Map<String, String> scramClientProperties(String password) {
+        return scram.orElseThrow().clientProperties(password);
+    }
+
+    /** {@link #scramClientProperties} in {@code file}, readable by its owner only, as {@code --kafka-config-file}. */
+    public Path writeScramClientProperties(Path file, String password) throws IOException {
+        return scram.orElseThrow().writeClientProperties(file, password);
     }
 
     private void format() throws IOException, InterruptedException {
