@@ -13,13 +13,7 @@ import dev.plantstore.testkit.KafkaBroker;
 import dev.plantstore.testkit.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,49 +87,17 @@ class BrokerFaultsTest {
     @Test
     void aBrokerKilledUnderLoadAndStartedAgainLosesNoAcknowledgedWriteAndKeepsEachPlantsOrder() throws Exception {
         open();
-        List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
-        var writing = new AtomicBoolean(true);
-        Thread writer = new Thread(() -> {
-            int id = 0;
-            while (writing.get()) {
-                id++;
-                store.create(new NewPlant(id, "Plant " + id));
-                acknowledged.add(id + " plant.created");
-                if (id % 3 == 0) {
-                    store.delete(id);
-                    acknowledged.add(id + " plant.deleted");
-                }
-            }
-        });
-        writer.start();
-        assertTrue(Poll.until(WAIT, LOOK, () -> acknowledged.size() > 300));
-        broker.kill();
-        int atKill = acknowledged.size();
-        assertTrue(Poll.until(WAIT, LOOK, () -> acknowledged.size() > atKill + 300));
-        broker.restart();
-        int atRestart = acknowledged.size();
-        assertTrue(Poll.until(WAIT, LOOK, () -> acknowledged.size() > atRestart + 300));
-        writing.set(false);
-        writer.join();
-
-        List<KafkaBroker.Event> records = broker.read(TOPIC, acknowledged.size(), WAIT);
-        Map<String, String> valueById = new HashMap<>();
-        Map<String, List<String>> perPlant = new LinkedHashMap<>();
-        for (var record : records) {
-            String id = record.header("ce_id");
-            String seen = valueById.putIfAbsent(id, record.header("ce_type") + " " + record.key());
-            if (seen == null) {
-                perPlant.computeIfAbsent(record.key(), key -> new ArrayList<>())
-                        .add(record.key() + " " + record.header("ce_type"));
-            } else {
-                assertEquals(seen, record.header("ce_type") + " " + record.key(),
-                        "a duplicate differs from its first");
-            }
+        try (AcknowledgedWrites writes = AcknowledgedWrites.start(store)) {
+            assertTrue(Poll.until(WAIT, LOOK, () -> writes.count() > 300));
+            broker.kill();
+            int atKill = writes.count();
+            assertTrue(Poll.until(WAIT, LOOK, () -> writes.count() > atKill + 300));
+            broker.restart();
+            int atRestart = writes.count();
+            assertTrue(Poll.until(WAIT, LOOK, () -> writes.count() > atRestart + 300));
+            writes.stop();
+            writes.assertEachOnTheTopicInOrder(broker.read(TOPIC, writes.count(), WAIT));
         }
-        List<String> delivered = perPlant.values().stream().flatMap(List::stream).sorted().toList();
-        assertEquals(acknowledged.stream().sorted().toList(), delivered);
-        perPlant.forEach((plant, events) -> assertEquals(events.get(0), plant + " plant.created",
-                "plant " + plant + "'s events came as " + events));
     }
 
     private List<String> messages() {
