@@ -121,19 +121,13 @@ public final class KafkaBroker implements AutoCloseable {
 
     /**
      * As {@link #startWithScram}, the second listener SASL_SSL with SCRAM-SHA-512: its key and self-signed
-     * certificate for 127.0.0.1 made in {@code dir}, in PEM ({@link #certificate()} is what a client
-     * trusts).
+     * certificate for 127.0.0.1 made in {@code dir}, in PEM, which {@link #scramClientProperties} trust.
      */
     public static KafkaBroker startWithScramOverTls(Path dir, String user, String password)
             throws IOException, InterruptedException {
         KafkaTlsFiles tls = KafkaTlsFiles.selfSigned(dir.resolve("tls"));
         return started(alone(dir, Sockets.freePort(),
                 Optional.of(KafkaScramListener.overTls(user, password, tls)), false));
-    }
-
-    /** The PEM certificate the SASL_SSL listener presents, self-signed, for {@code ssl.truststore.location}. */
-    public Path certificate() {
-        return scram.flatMap(KafkaScramListener::tls).orElseThrow().certificate();
     }
 
     /** A node alone, broker and the one controller of its cluster. */

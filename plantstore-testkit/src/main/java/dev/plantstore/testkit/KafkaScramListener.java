@@ -28,13 +28,16 @@ record KafkaScramListener(int port, String protocol, String mechanism, String us
                 Optional.of(tls));
     }
 
-    /** What a client of this listener sets to be {@link #user} with {@code password}: Kafka's own property names. */
-    Map<String, String> clientProperties(String password) {
+    /**
+     * What a client of this listener sets to sign in as {@link #user} with {@code triedPassword}, the user's or a
+     * wrong one: Kafka's own property names.
+     */
+    Map<String, String> clientProperties(String triedPassword) {
         var properties = new LinkedHashMap<String, String>();
         properties.put("security.protocol", protocol);
         properties.put("sasl.mechanism", mechanism);
         properties.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required "
-                + "username=\"" + user + "\" password=\"" + password + "\";");
+                + "username=\"" + user + "\" password=\"" + triedPassword + "\";");
         tls.ifPresent(files -> {
             properties.put("ssl.truststore.type", "PEM");
             properties.put("ssl.truststore.location", files.certificate().toString());
@@ -43,8 +46,8 @@ record KafkaScramListener(int port, String protocol, String mechanism, String us
     }
 
     /** {@link #clientProperties} as the file a server takes ({@code --kafka-config-file}), owner-readable only. */
-    Path writeClientProperties(Path file, String password) throws IOException {
-        Files.writeString(file, clientProperties(password).entrySet().stream()
+    Path writeClientProperties(Path file, String triedPassword) throws IOException {
+        Files.writeString(file, clientProperties(triedPassword).entrySet().stream()
                 .map(property -> property.getKey() + "=" + property.getValue())
                 .collect(Collectors.joining("\n", "", "\n")));
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
