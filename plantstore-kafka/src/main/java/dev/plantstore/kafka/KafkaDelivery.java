@@ -4,6 +4,7 @@ import dev.plantstore.core.webhooks.Delivery;
 import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.RetryPolicy;
+import dev.plantstore.core.webhooks.WritePacing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -19,8 +20,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Sends the outbox's events to the Kafka sinks of a store: a {@link TopicWorker} and a producer per sink, so a sink
- * whose brokers are down holds up only its own events. It never holds a write back: the producer takes events as fast
- * as a store commits them, and while the brokers are down the events wait in the outbox.
+ * whose brokers are down holds up only its own events. Writes wait for a sink that falls behind them as for a webhook
+ * receiver ({@link TopicWorker}); while the brokers are down the events wait in the outbox and the writes do not.
  */
 final class KafkaDelivery implements Delivery {
 
@@ -38,6 +39,7 @@ final class KafkaDelivery implements Delivery {
             Pattern.DOTALL);
 
     private final List<TopicWorker> workers = new ArrayList<>();
+    private final List<WritePacing> pacings = new ArrayList<>();
 
     private KafkaDelivery() {
     }
@@ -55,6 +57,7 @@ final class KafkaDelivery implements Delivery {
             delivery.close();
             throw e;
         }
+        delivery.workers.forEach(worker -> delivery.pacings.add(worker.pacing()));
         delivery.workers.forEach(TopicWorker::start);
         return delivery;
     }
@@ -105,7 +108,7 @@ final class KafkaDelivery implements Delivery {
 
     @Override
     public void awaitRoom() {
-        // Writes pass at once: the producer keeps pace with them, and the outbox holds what the brokers do not take.
+        WritePacing.awaitEach(pacings);
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.RetryPolicy;
+import dev.plantstore.core.webhooks.WritePacing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,8 @@ import org.apache.kafka.common.errors.InterruptException;
  * retry period), then claims the next page of due events from the outbox and hands each to the producer, which
  * batches them. One plant's next event is claimed only once its last is settled, so each plant's events reach the
  * topic in the order of their writes. While the brokers refuse or cannot be reached ({@link BrokerHealth}), one event
- * at a time goes, each after the back-off.
+ * at a time goes, each after the back-off. Writes wait ({@link WritePacing}) while a claim finds a full page of recent
+ * events and the producer has a page of sends to spare: the outbox is counted without a scan, by its claims.
  */
 final class TopicWorker {
 
@@ -54,6 +56,7 @@ final class TopicWorker {
     private final BrokerHealth health;
     private final Queue<Sent> ended = new ConcurrentLinkedQueue<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final WritePacing pacing = new WritePacing(PAGE - 1);
     private final Thread thread;
     private volatile boolean stopped;
 
@@ -66,6 +69,10 @@ final class TopicWorker {
         this.report = new DeliveryReport(sink.target(), key, outbox.backlogs(), sink.listener());
         this.health = health;
         this.thread = DaemonThreads.named("plantstore-kafka " + key).newThread(this::run);
+    }
+
+    WritePacing pacing() {
+        return pacing;
     }
 
     void start() {
@@ -83,6 +90,7 @@ final class TopicWorker {
      */
     void stop() {
         stopped = true;
+        pacing.letWritesGo();
         LockSupport.unpark(thread);
     }
 
@@ -106,6 +114,10 @@ final class TopicWorker {
                 return turn(System.currentTimeMillis());
             } catch (InterruptException e) {
                 throw new InterruptedException();
+            } catch (RuntimeException e) {
+                // Until the loop's next turn after the back-off, the writes go at their own rate.
+                pacing.letWritesGo();
+                throw e;
             }
         }, () -> stopped);
         finish();
@@ -144,15 +156,27 @@ final class TopicWorker {
         settle(now);
         report.backlog(now);
         if (health.failing()) {
+            pacing.letWritesGo();
             return probe(now);
         }
         int free = IN_FLIGHT - inFlight.get();
         if (free < PAGE) {
+            // The brokers are the limit: the writes go at their own rate, and the topic catches up from the outbox.
+            pacing.letWritesGo();
             return IDLE_LOOK.toMillis();
         }
         List<PlantEvent> page = outbox.claim(key, now, PAGE);
         page.forEach(this::send);
+        pacing.decide(page.size(), oldestRecordedAt(page, now), now, false);
         return page.size() == PAGE ? 0 : IDLE_LOOK.toMillis();
+    }
+
+    private static long oldestRecordedAt(List<PlantEvent> page, long now) {
+        long oldest = now;
+        for (PlantEvent event : page) {
+            oldest = Math.min(oldest, event.recordedAtMillis());
+        }
+        return oldest;
     }
 
     /** While the brokers fail: one event at a time, each after the back-off; with none, a look at the topic. */

@@ -131,7 +131,8 @@ final class ReceiverFeed {
      */
     Backlogs.Backlog unsentOfThisProcess(ReceiverHealth.State state, long oldestPendingMillis) {
         if (state != ReceiverHealth.State.KEEPING_UP) {
-            return new Backlogs.Backlog(oldestPendingMillis == 0 ? 0 : WritePacing.ROOM + 1L, oldestPendingMillis);
+            long unsent = oldestPendingMillis == 0 ? 0 : DeliveryLimits.UNSENT_ROOM + 1L;
+            return new Backlogs.Backlog(unsent, oldestPendingMillis);
         }
         PlantEvent oldest = waiting.peek();
         return new Backlogs.Backlog(waitingCount.get(), oldest == null ? 0 : oldest.recordedAtMillis());

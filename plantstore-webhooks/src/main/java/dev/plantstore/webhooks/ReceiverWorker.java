@@ -10,6 +10,7 @@ import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.RetryPolicy;
+import dev.plantstore.core.webhooks.WritePacing;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.util.List;
@@ -37,7 +38,7 @@ final class ReceiverWorker {
     private final DeliveryReport report;
     private final Settlement settlement;
     private final Dispatcher dispatcher;
-    private final WritePacing pacing = new WritePacing();
+    private final WritePacing pacing = new WritePacing(DeliveryLimits.UNSENT_ROOM);
     private final Optional<RateCeiling> ceiling;
     /** Requests that may be in flight at once: the bound, or the ceiling's requests a second if lower. */
     private final int room;

@@ -5,8 +5,10 @@ import dev.plantstore.core.webhooks.DeliverySettings;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.RetryPolicy;
+import dev.plantstore.core.webhooks.WritePacing;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,7 @@ import java.util.Objects;
 final class WebhookDelivery implements Delivery {
 
     private final Map<String, ReceiverWorker> workers = new LinkedHashMap<>();
+    private final List<WritePacing> pacings = new ArrayList<>();
     private final Transports transports;
 
     private WebhookDelivery(Transports transports) {
@@ -50,6 +53,7 @@ final class WebhookDelivery implements Delivery {
             delivery.close();
             throw e;
         }
+        delivery.workers.values().forEach(worker -> delivery.pacings.add(worker.pacing()));
         outbox.committed().subscribe(delivery::committed);
         delivery.workers.values().forEach(ReceiverWorker::start);
         return delivery;
@@ -74,13 +78,7 @@ final class WebhookDelivery implements Delivery {
      */
     @Override
     public void awaitRoom() {
-        long deadline = System.nanoTime() + WritePacing.LONGEST_WRITE_WAIT.toNanos();
-        for (ReceiverWorker worker : workers.values()) {
-            // Most writes find no receiver holding them: they pass without taking the pacing's lock.
-            if (worker.pacing().holdsWrites() && !worker.pacing().awaitRoom(deadline)) {
-                return;
-            }
-        }
+        WritePacing.awaitEach(pacings);
     }
 
     @Override

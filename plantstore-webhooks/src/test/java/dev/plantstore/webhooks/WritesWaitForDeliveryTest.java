@@ -11,6 +11,7 @@ import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import dev.plantstore.core.webhooks.PlantEvent;
 import dev.plantstore.core.webhooks.RetryPolicy;
 import dev.plantstore.core.webhooks.WebhookSecrets;
+import dev.plantstore.core.webhooks.WritePacing;
 import dev.plantstore.testkit.Poll;
 import dev.plantstore.webhooks.WebhookSigner.SignedRequest;
 import io.opentelemetry.api.OpenTelemetry;
@@ -54,22 +55,22 @@ class WritesWaitForDeliveryTest {
 
     @Test
     void aWriteWaitsWhileMoreThanRoomOfRecentEventsAreUnsentAndGoesOnceThereIsRoom() throws Exception {
-        var pacing = new WritePacing();
+        var pacing = new WritePacing(DeliveryLimits.UNSENT_ROOM);
         long now = System.currentTimeMillis();
-        pacing.decide(WritePacing.ROOM + 1, now, now, false);
+        pacing.decide(DeliveryLimits.UNSENT_ROOM + 1, now, now, false);
         var write = new Thread(() -> pacing.awaitRoom(System.nanoTime() + WAIT.toNanos()));
         write.start();
         assertTrue(Poll.until(WAIT, LOOK, () -> write.getState() == Thread.State.TIMED_WAITING), "the write waits");
-        pacing.decide(WritePacing.ROOM, now, now, false);
+        pacing.decide(DeliveryLimits.UNSENT_ROOM, now, now, false);
         write.join(WAIT.toMillis());
         assertFalse(write.isAlive(), "the write went once there was room");
     }
 
     @Test
     void aWriteWaitsAtMostUntilItsDeadline() {
-        var pacing = new WritePacing();
+        var pacing = new WritePacing(DeliveryLimits.UNSENT_ROOM);
         long now = System.currentTimeMillis();
-        pacing.decide(WritePacing.ROOM + 1, now, now, false);
+        pacing.decide(DeliveryLimits.UNSENT_ROOM + 1, now, now, false);
         long deadline = System.nanoTime() + Duration.ofMillis(50).toNanos();
         assertTrue(pacing.awaitRoom(deadline));
         assertTrue(System.nanoTime() - deadline >= 0, "it waited until its deadline, no longer needed");
@@ -77,35 +78,36 @@ class WritesWaitForDeliveryTest {
 
     @Test
     void aBacklogOlderThanTenSecondsHoldsUpNoWrite() {
-        var pacing = new WritePacing();
+        var pacing = new WritePacing(DeliveryLimits.UNSENT_ROOM);
         long now = System.currentTimeMillis();
-        pacing.decide(WritePacing.ROOM * 10L, now - WritePacing.HOLDS_WRITES_WITHIN.toMillis() - 1, now, false);
+        long outageAgo = WritePacing.HOLDS_WRITES_WITHIN.toMillis() + 1;
+        pacing.decide(DeliveryLimits.UNSENT_ROOM * 10L, now - outageAgo, now, false);
         assertFalse(pacing.holdsWrites());
     }
 
     @Test
     void aBacklogHoldsUpWritesUntilItsOldestEventIsTenSecondsOld() {
-        var pacing = new WritePacing();
+        var pacing = new WritePacing(DeliveryLimits.UNSENT_ROOM);
         long now = System.currentTimeMillis();
         long tenSeconds = WritePacing.HOLDS_WRITES_WITHIN.toMillis();
-        pacing.decide(WritePacing.ROOM + 1, now - tenSeconds + 1, now, false);
+        pacing.decide(DeliveryLimits.UNSENT_ROOM + 1, now - tenSeconds + 1, now, false);
         assertTrue(pacing.holdsWrites(), "a millisecond short of ten seconds");
-        pacing.decide(WritePacing.ROOM + 1, now - tenSeconds, now, false);
+        pacing.decide(DeliveryLimits.UNSENT_ROOM + 1, now - tenSeconds, now, false);
         assertFalse(pacing.holdsWrites(), "ten seconds old");
     }
 
     @Test
     void aReceiverThatIsTheLimitHoldsUpNoWrite() {
-        var pacing = new WritePacing();
+        var pacing = new WritePacing(DeliveryLimits.UNSENT_ROOM);
         long now = System.currentTimeMillis();
-        pacing.decide(WritePacing.ROOM + 1, now, now, true);
+        pacing.decide(DeliveryLimits.UNSENT_ROOM + 1, now, now, true);
         assertFalse(pacing.holdsWrites());
     }
 
     @Test
     void aReceiverWithAllItsRequestsInFlightHoldsUpNoWrite() throws Exception {
         start(WebhookListener.NONE);
-        unsent.set(new Backlogs.Backlog(WritePacing.ROOM + 1, System.currentTimeMillis()));
+        unsent.set(new Backlogs.Backlog(DeliveryLimits.UNSENT_ROOM + 1, System.currentTimeMillis()));
         assertTrue(Poll.until(WAIT, LOOK, () -> worker.pacing().holdsWrites()), "held while requests were to spare");
         eventsToClaim = DeliveryLimits.IN_FLIGHT;
         assertTrue(Poll.until(WAIT, LOOK, () -> sent.get() == DeliveryLimits.IN_FLIGHT), "every request in flight");
@@ -122,7 +124,7 @@ class WritesWaitForDeliveryTest {
                 outcomes.incrementAndGet();
             }
         });
-        unsent.set(new Backlogs.Backlog(WritePacing.ROOM + 1, System.currentTimeMillis()));
+        unsent.set(new Backlogs.Backlog(DeliveryLimits.UNSENT_ROOM + 1, System.currentTimeMillis()));
         assertTrue(Poll.until(WAIT, LOOK, () -> worker.pacing().holdsWrites()), "held while the receiver kept pace");
         eventsToClaim = 1;
         assertTrue(Poll.until(WAIT, LOOK, () -> sent.get() == 1), "an attempt was sent");
