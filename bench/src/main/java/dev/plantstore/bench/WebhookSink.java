@@ -71,6 +71,11 @@ public final class WebhookSink {
         return sink;
     }
 
+    /** What it took: a {@link TopicReader} counts a topic's records here, served by the same endpoints. */
+    ReceivedEvents received() {
+        return received;
+    }
+
     int port() {
         return server.getAddress().getPort();
     }
