@@ -35,37 +35,11 @@ public record PlantEvent(long seq, String receiver, long plantId, String type, P
      * and an absent tag is left out.
      */
     public String dataJson() {
-        var json = new StringBuilder(96).append("{\"id\":").append(plantId);
-        if (plant != null) {
-            json.append(",\"name\":");
-            string(json, plant.name());
-            if (plant.tag() != null) {
-                json.append(",\"tag\":");
-                string(json, plant.tag());
-            }
+        String id = "{\"id\":" + plantId;
+        if (plant == null) {
+            return id + "}";
         }
-        return json.append('}').toString();
-    }
-
-    private static void string(StringBuilder json, String value) {
-        json.append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                case '\n' -> json.append("\\n");
-                case '\r' -> json.append("\\r");
-                case '\t' -> json.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
-                        json.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        json.append(c);
-                    }
-                }
-            }
-        }
-        json.append('"');
+        // The plant's object always holds its name: its fields follow the id.
+        return id + "," + plant.toJson().substring(1);
     }
 }
