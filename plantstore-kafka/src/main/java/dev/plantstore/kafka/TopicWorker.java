@@ -167,16 +167,9 @@ final class TopicWorker {
         }
         List<PlantEvent> page = outbox.claim(key, now, PAGE);
         page.forEach(this::send);
-        pacing.decide(page.size(), oldestRecordedAt(page, now), now, false);
+        // A claim returns the events in the order they were recorded: the first is the oldest.
+        pacing.decide(page.size(), page.isEmpty() ? now : page.get(0).recordedAtMillis(), now, false);
         return page.size() == PAGE ? 0 : IDLE_LOOK.toMillis();
-    }
-
-    private static long oldestRecordedAt(List<PlantEvent> page, long now) {
-        long oldest = now;
-        for (PlantEvent event : page) {
-            oldest = Math.min(oldest, event.recordedAtMillis());
-        }
-        return oldest;
     }
 
     /** While the brokers fail: one event at a time, each after the back-off; with none, a look at the topic. */
