@@ -19,12 +19,13 @@ final class Help {
                 Usage: java -jar plantstore.jar [options]
                        java -jar plantstore.jar migrate [options]
                        java -jar plantstore.jar backup FILE --store sqlite:PATH
-                       java -jar plantstore.jar webhooks undeliverable|redeliver [options]
+                       java -jar plantstore.jar webhooks undeliverable|redeliver|enable URL [options]
 
                 Serves the Plant Store API: POST /plants, DELETE /plants/{id}, and GET /health, /health/live and
                 /health/ready. The migrate command creates the store's tables or migrates them to this release's schema,
                 and exits. The backup command copies a SQLite store, while the server runs, into a new file. The
-                webhooks command lists the store's undeliverable webhook events, or sends them again.
+                webhooks command lists the store's undeliverable webhook events, or sends them again, or turns a
+                receiver that answered 410 Gone on again.
 
                 Options (each falls back to its environment variable):
                 """);

@@ -16,8 +16,8 @@ import java.util.stream.Stream;
  * Webhook deliveries as metrics, per receiver (its URL without user information or query) and per sink beside them
  * (the Kafka sink's {@code kafka://SERVERS/TOPIC}, under the same tag): attempts by outcome
  * ({@value #DELIVERIES}), events waiting ({@value #PENDING}) and the age of the oldest of them
- * ({@value #OLDEST_PENDING}), which grows while a receiver is down, and the time from write to delivery
- * ({@value #DELIVERY_LAG}, a histogram).
+ * ({@value #OLDEST_PENDING}), which grows while a receiver is down, the time from write to delivery
+ * ({@value #DELIVERY_LAG}, a histogram), and whether a receiver is turned off after a 410 ({@value #RECEIVER_OFF}).
  */
 final class WebhookMetrics implements WebhookListener {
 
@@ -25,14 +25,19 @@ final class WebhookMetrics implements WebhookListener {
     static final String PENDING = "plantstore.webhook.pending";
     static final String OLDEST_PENDING = "plantstore.webhook.oldest.pending.seconds";
     static final String DELIVERY_LAG = "plantstore.webhook.delivery.lag";
+    static final String RECEIVER_OFF = "plantstore.webhook.receiver.off";
     /** Buckets from a glance (50 ms) to a receiver's outage (an hour): what an alert on lag needs, and few series. */
     private static final Duration[] LAG_BUCKETS = Stream.of(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0,
             300.0, 3_600.0).map(seconds -> Duration.ofMillis((long) (seconds * 1_000))).toArray(Duration[]::new);
 
     private final MeterRegistry registry;
     private final Map<String, AtomicLong[]> gauges = new ConcurrentHashMap<>();
-    /** Looked up once per receiver, not once per event: a registry's lookup costs an id and a map search. */
-    private final Map<String, Counter> attempts = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> off = new ConcurrentHashMap<>();
+    /**
+     * Each receiver's counter per outcome, registered once and found again by the URI and the outcome, whose hashes
+     * are kept: a registry's lookup would build an id per event.
+     */
+    private final Map<URI, Map<Outcome, Counter>> attempts = new ConcurrentHashMap<>();
     private final Map<URI, Timer> lags = new ConcurrentHashMap<>();
 
     WebhookMetrics(MeterRegistry registry) {
@@ -41,7 +46,8 @@ final class WebhookMetrics implements WebhookListener {
 
     @Override
     public void attempted(URI receiver, Outcome outcome) {
-        attempts.computeIfAbsent(receiver + " " + outcome, key -> counter(receiver, outcome)).increment();
+        attempts.computeIfAbsent(receiver, to -> new ConcurrentHashMap<>())
+                .computeIfAbsent(outcome, kind -> counter(receiver, kind)).increment();
     }
 
     private Counter counter(URI receiver, Outcome outcome) {
@@ -66,6 +72,18 @@ final class WebhookMetrics implements WebhookListener {
         AtomicLong[] values = gauges.computeIfAbsent(shown(receiver), this::register);
         values[0].set(pending);
         values[1].set(oldestAgeMillis);
+    }
+
+    @Override
+    public void turnedOff(URI receiver, boolean isOff) {
+        off.computeIfAbsent(shown(receiver), shown -> {
+            AtomicLong value = new AtomicLong();
+            Gauge.builder(RECEIVER_OFF, value, AtomicLong::get)
+                    .description("1 while the webhook receiver is turned off, having answered 410 Gone")
+                    .tag("receiver", shown)
+                    .register(registry);
+            return value;
+        }).set(isOff ? 1 : 0);
     }
 
     private AtomicLong[] register(String receiver) {

@@ -8,11 +8,13 @@ import static dev.plantstore.app.Options.WEBHOOK_URL;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.UndeliverableEvents;
+import dev.plantstore.core.Webhooks;
 import dev.plantstore.kafka.KafkaSink;
 import dev.plantstore.sqlite.DurableSqlite;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -31,7 +33,8 @@ import org.sqlite.SQLiteOpenMode;
 
 /**
  * {@code java -jar plantstore.jar webhooks undeliverable|redeliver [OPTIONS]}: an operator's view of the events given
- * up on, and their redelivery, beside running servers and without SQL; {@code webhooks signing-key FILE} and
+ * up on, and their redelivery, beside running servers and without SQL, and {@code webhooks enable URL} for a receiver
+ * turned off after a {@code 410 Gone}; {@code webhooks signing-key FILE} and
  * {@code webhooks public-key}, the Ed25519 signing key's making and its public key for receivers. It takes the
  * server's own options and environment, so it opens the database the server does; with {@code --webhook-url} it
  * keeps to those receivers, with {@code --kafka-bootstrap-servers} to the Kafka sink's topic.
@@ -43,6 +46,8 @@ final class WebhooksCommand {
     static final String USAGE = """
         Usage: java -jar plantstore.jar webhooks undeliverable [OPTIONS]   list the events given up on
                java -jar plantstore.jar webhooks redeliver [OPTIONS]       send them again, with a fresh retry period
+               java -jar plantstore.jar webhooks enable URL [OPTIONS]      turn a receiver that answered 410 Gone on
+                                                                           again
                java -jar plantstore.jar webhooks signing-key FILE          write a new Ed25519 signing key to FILE
                                                                            (readable by its owner only), print its
                                                                            public key
@@ -65,13 +70,27 @@ final class WebhooksCommand {
         if (!args.isEmpty() && args.get(0).equals("signing-key")) {
             return newSigningKey(args.subList(1, args.size()), out, err);
         }
-        if (args.isEmpty() || !List.of("undeliverable", "redeliver", "public-key").contains(args.get(0))) {
+        if (args.isEmpty() || !List.of("undeliverable", "redeliver", "enable", "public-key").contains(args.get(0))) {
             err.print(USAGE);
             return 2;
         }
+        Optional<URI> enabled = Optional.empty();
+        if (args.get(0).equals("enable")) {
+            if (args.size() < 2 || args.get(1).startsWith("-")) {
+                err.print(USAGE);
+                return 2;
+            }
+            try {
+                enabled = Optional.of(Webhooks.requireReceiver(new URI(args.get(1))));
+            } catch (URISyntaxException | IllegalArgumentException e) {
+                err.println("plantstore: webhooks enable: '" + RedactedUrl.of(args.get(1)) + "' is not a receiver's "
+                        + "URL");
+                return 2;
+            }
+        }
         Options options;
         try {
-            options = Options.parse(args.subList(1, args.size()), env);
+            options = Options.parse(args.subList(enabled.isPresent() ? 2 : 1, args.size()), env);
         } catch (UsageException e) {
             err.println("plantstore: " + e.getMessage());
             return 2;
@@ -108,6 +127,10 @@ final class WebhooksCommand {
         }
         try {
             var events = UndeliverableEvents.in(dataSource);
+            if (enabled.isPresent()) {
+                enable(events, enabled.get().toString(), out);
+                return 0;
+            }
             for (Optional<String> receiver : receivers) {
                 if (args.get(0).equals("redeliver")) {
                     int again = events.redeliver(receiver);
@@ -184,6 +207,15 @@ final class WebhooksCommand {
         options.get(KAFKA_BOOTSTRAP_SERVERS).ifPresent(servers -> named.add(Optional.of(
                 KafkaSink.to(servers, options.get(KAFKA_TOPIC)).target().toString())));
         return named.isEmpty() ? List.of(Optional.empty()) : List.copyOf(named);
+    }
+
+    private static void enable(UndeliverableEvents events, String receiver, PrintStream out) {
+        if (events.enable(receiver)) {
+            out.println(shown(receiver) + " turned on again: running servers send its new events within a second; "
+                    + "`webhooks redeliver --webhook-url " + shown(receiver) + "` sends those kept while it was off");
+        } else {
+            out.println(shown(receiver) + " was not turned off");
+        }
     }
 
     private static void list(UndeliverableEvents events, Optional<String> receiver, PrintStream out) {

@@ -13,8 +13,9 @@ import javax.sql.DataSource;
 
 /**
  * The webhook events of a database store that were given up on (kept in {@code webhook_outbox} as undeliverable), for
- * an operator to list and to send again once the receiver is fixed. It works beside running servers: a server's
- * delivery takes a redelivered event at its next look, within a second, with a fresh retry period.
+ * an operator to list and to send again once the receiver is fixed, and the receivers turned off after a {@code 410
+ * Gone}, to turn on again. It works beside running servers: a server's delivery takes a redelivered event at its next
+ * look, within a second, with a fresh retry period.
  *
  * <pre>{@code
  * var undeliverable = UndeliverableEvents.in(dataSource);
@@ -75,6 +76,16 @@ public final class UndeliverableEvents {
     public int redeliver(Optional<String> receiver) {
         Objects.requireNonNull(receiver, "null receiver");
         return outbox.redeliver(receiver.map(UndeliverableEvents::keyOf), System.currentTimeMillis());
+    }
+
+    /**
+     * Turns {@code receiver} on again after it answered {@code 410 Gone}: events are recorded for it again, and running
+     * servers send them within a second. Its events kept while it was off stay undeliverable until {@link #redeliver}.
+     * Returns whether it was off. A receiver is matched as {@link #list} matches it.
+     */
+    public boolean enable(String receiver) {
+        Objects.requireNonNull(receiver, "null receiver");
+        return outbox.turnOn(keyOf(receiver));
     }
 
     private static String keyOf(String receiver) {

@@ -44,4 +44,11 @@ public interface WebhookListener {
      */
     default void backlog(URI receiver, long pending, long oldestAgeMillis) {
     }
+
+    /**
+     * {@code receiver} is turned off ({@code off}), having answered {@code 410 Gone}, or on: told when a delivery
+     * starts and whenever that changes.
+     */
+    default void turnedOff(URI receiver, boolean off) {
+    }
 }

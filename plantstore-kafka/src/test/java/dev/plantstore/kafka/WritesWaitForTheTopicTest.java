@@ -168,6 +168,16 @@ class WritesWaitForTheTopicTest {
         }
 
         @Override
+        public int turnOff(String receiver, long nowMillis) {
+            return 0;
+        }
+
+        @Override
+        public boolean isOff(String receiver) {
+            return false;
+        }
+
+        @Override
         public CommittedEvents committed() {
             return committed;
         }

@@ -20,11 +20,14 @@ final class Dispatcher {
 
     /**
      * What one attempt came to, when it ended; {@code reason} says why it failed, never with the answer's body;
-     * {@code retryAfter}, how long the receiver asked to be left alone.
+     * {@code retryAfter}, how long the receiver asked to be left alone; {@code gone}, whether it answered
+     * {@code 410 Gone}, which asks never to be sent to again.
      */
     record Attempt(PlantEvent event, boolean delivered, String reason, long endedAtMillis,
-                   Optional<Duration> retryAfter) {
+                   Optional<Duration> retryAfter, boolean gone) {
     }
+
+    private static final int GONE = 410;
 
     private final Transport transport;
     private final WebhookSigner signer;
@@ -84,9 +87,9 @@ final class Dispatcher {
         if (outcome instanceof Transport.Outcome.Answered answered) {
             int status = answered.status();
             ended.add(new Attempt(event, status >= 200 && status < 300, "HTTP " + status, endedAt,
-                    answered.retryAfter()));
+                    answered.retryAfter(), status == GONE));
         } else if (outcome instanceof Transport.Outcome.Failed failed) {
-            ended.add(new Attempt(event, false, failed.reason(), endedAt, Optional.empty()));
+            ended.add(new Attempt(event, false, failed.reason(), endedAt, Optional.empty(), false));
         }
         inFlight.decrementAndGet();
         wake.run();

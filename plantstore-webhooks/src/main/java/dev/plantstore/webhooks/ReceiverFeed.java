@@ -147,6 +147,11 @@ final class ReceiverFeed {
         }
     }
 
+    /** Forgets the events waiting in memory: the outbox gave them up with their receiver turned off. */
+    void dropWaiting() {
+        drainWaitingInto(new ArrayList<>());
+    }
+
     private void drainWaitingInto(List<PlantEvent> events) {
         PlantEvent event;
         while ((event = waiting.poll()) != null) {

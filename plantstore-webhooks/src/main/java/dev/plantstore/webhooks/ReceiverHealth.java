@@ -31,7 +31,12 @@ final class ReceiverHealth {
          * An attempt failed, and none has been delivered since: no event goes until the requests in flight have
          * ended, then one at a time, each after the back-off, until one is delivered.
          */
-        FAILING
+        FAILING,
+        /**
+         * The receiver answered {@code 410 Gone}: nothing is sent to it or recorded for it, on any instance of the
+         * store, until an operator turns it on again.
+         */
+        TURNED_OFF
     }
 
     /** The longest a receiver's {@code Retry-After} holds its next attempt back; a longer one is cut to this. */
@@ -80,6 +85,19 @@ final class ReceiverHealth {
                 + (failure.getMessage() == null ? "" : ": " + failure.getMessage());
         Throwable cause = failure.getCause();
         return cause == null || cause == failure ? shown : shown + " (" + describe(cause) + ")";
+    }
+
+    /** The receiver is turned off: it stays so until {@link #turnedOn}. */
+    void turnedOff() {
+        state = State.TURNED_OFF;
+    }
+
+    /** An operator turned the receiver on again: what waits for it is claimed, as after a recovery. */
+    void turnedOn() {
+        state = State.CATCHING_UP;
+        failingRounds = 0;
+        failedAttempts = 0;
+        notBeforeMillis = 0;
     }
 
     /** When a failing receiver is tried again. */

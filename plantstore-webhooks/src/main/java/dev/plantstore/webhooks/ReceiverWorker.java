@@ -42,14 +42,19 @@ final class ReceiverWorker {
     private final Optional<RateCeiling> ceiling;
     /** Requests that may be in flight at once: the bound, or the ceiling's requests a second if lower. */
     private final int room;
+    private final Outbox outbox;
     private final Thread thread;
     private volatile boolean stopped;
+    /** When the worker next asks the outbox whether the receiver is turned off, which another instance may decide. */
+    private long nextOffCheckMillis;
+    private boolean offReported;
 
     ReceiverWorker(URI receiver, Outbox outbox, Transport transport, WebhookSigner signer,
                    RetryPolicy retries, WebhookListener listener, OpenTelemetry openTelemetry) {
         this.key = DeliverySettings.receiverKey(receiver);
         this.ceiling = RateCeiling.of(receiver);
         this.room = Math.min(DeliveryLimits.IN_FLIGHT, ceiling.map(RateCeiling::perSecond).orElse(Integer.MAX_VALUE));
+        this.outbox = outbox;
         this.committed = outbox.committed();
         this.backlogs = outbox.backlogs();
         this.retries = retries;
@@ -142,6 +147,14 @@ final class ReceiverWorker {
         long now = System.currentTimeMillis();
         settlement.settle(dispatcher, now);
         report.backlog(now);
+        if (now >= nextOffCheckMillis) {
+            checkTurnedOff(now);
+        }
+        if (health.state() == ReceiverHealth.State.TURNED_OFF) {
+            pacing.letWritesGo();
+            feed.dropWaiting();
+            return Math.max(1, nextOffCheckMillis - now);
+        }
         if (now < health.notBeforeMillis()) {
             // The receiver asked to be left alone (Retry-After): nothing goes to it, and no write waits for it.
             pacing.letWritesGo();
@@ -186,6 +199,31 @@ final class ReceiverWorker {
             wait = Math.min(wait, untilPermit);
         }
         return Math.max(1, wait);
+    }
+
+    /**
+     * Follows the outbox's word on whether the receiver is turned off: at start, and every
+     * {@link ReceiverFeed#IDLE_LOOK}, since another instance may have turned it off, or an operator on again.
+     */
+    private void checkTurnedOff(long now) {
+        nextOffCheckMillis = now + ReceiverFeed.IDLE_LOOK.toMillis();
+        boolean off = outbox.isOff(key);
+        boolean wasOff = health.state() == ReceiverHealth.State.TURNED_OFF;
+        if (off && !wasOff) {
+            health.turnedOff();
+            feed.dropWaiting();
+            LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": turned off (it answered 410 Gone); nothing "
+                    + "is sent to it or recorded for it until `java -jar plantstore.jar webhooks enable " + key
+                    + "` turns it on again");
+        } else if (!off && wasOff) {
+            health.turnedOn();
+            feed.othersRecorded();
+            LOG.log(System.Logger.Level.INFO, "webhooks to " + key + ": turned on again; its events are sent");
+        }
+        if (off != wasOff || !offReported) {
+            offReported = true;
+            report.turnedOff(off);
+        }
     }
 
     /** Requests that may start now: those free of the bound in flight, and within the receiver's ceiling. */

@@ -12,8 +12,8 @@ import java.util.Optional;
 /**
  * Settles the attempts that ended: a delivered event leaves the outbox with the next batch of removals; a failed one
  * is due again after the back-off, and not before its receiver's {@code Retry-After} asked, or, past its retry period,
- * given up on ({@link RetryPolicy}). What ended tells the
- * receiver's health and its {@link RateCeiling}, and the listener hears of each outcome.
+ * given up on ({@link RetryPolicy}); a {@code 410 Gone} turns the receiver off. What ended tells the receiver's health
+ * and its {@link RateCeiling}, and the listener hears of each outcome.
  */
 final class Settlement {
 
@@ -52,6 +52,15 @@ final class Settlement {
                 failed.add(attempt);
             }
         }
+        if (health.state() != ReceiverHealth.State.TURNED_OFF && failed.stream().anyMatch(Dispatcher.Attempt::gone)) {
+            turnOff(now);
+        }
+        if (health.state() == ReceiverHealth.State.TURNED_OFF) {
+            // Their events were given up on with the receiver.
+            failed.forEach(failure -> report.attempted(WebhookListener.Outcome.UNDELIVERABLE));
+            feed.removeDeliveredWhenDue();
+            return;
+        }
         for (Dispatcher.Attempt failure : failed) {
             long notBefore = failure.retryAfter()
                     .map(wait -> health.askedToWait(wait, failure.reason(), now)).orElse(0L);
@@ -63,6 +72,18 @@ final class Settlement {
             // Recovered: what waited for the receiver in the outbox is claimed.
             feed.othersRecorded();
         }
+    }
+
+    /** The receiver answered {@code 410 Gone}: it is turned off, and its pending events are given up on. */
+    private void turnOff(long now) {
+        int kept = outbox.turnOff(key, now);
+        feed.dropWaiting();
+        health.turnedOff();
+        report.turnedOff(true);
+        ReceiverHealth.LOG.log(System.Logger.Level.ERROR, "webhooks to " + key + ": answered 410 Gone, so it is "
+                + "turned off: nothing is sent to it or recorded for it until `java -jar plantstore.jar webhooks "
+                + "enable " + key + "` turns it on again; its " + kept + " pending events are undeliverable "
+                + "(`webhooks redeliver` sends them again)");
     }
 
     /** A failed attempt's event is due again after the back-off, and not before {@code notBefore}. */

@@ -262,6 +262,16 @@ class WebhookDeliveryTest {
             }
 
             @Override
+            public int turnOff(String receiver, long nowMillis) {
+                return store.outbox().turnOff(receiver, nowMillis);
+            }
+
+            @Override
+            public boolean isOff(String receiver) {
+                return store.outbox().isOff(receiver);
+            }
+
+            @Override
             public CommittedEvents committed() {
                 return store.outbox().committed();
             }

@@ -183,6 +183,16 @@ class WritesWaitForDeliveryTest {
         }
 
         @Override
+        public int turnOff(String receiver, long nowMillis) {
+            return 0;
+        }
+
+        @Override
+        public boolean isOff(String receiver) {
+            return false;
+        }
+
+        @Override
         public CommittedEvents committed() {
             return committed;
         }

@@ -141,6 +141,44 @@ public final class JdbcOutbox implements Outbox, Backlogs {
         });
     }
 
+    /** The receiver's row in {@code webhook_receivers_off} and its pending events given up on, in one transaction. */
+    @Override
+    public int turnOff(String receiver, long nowMillis) {
+        return write(connection -> {
+            connection.setAutoCommit(false);
+            try (PreparedStatement off = connection.prepareStatement(StoreSql.TURN_OFF);
+                 PreparedStatement giveUp = connection.prepareStatement(StoreSql.GIVE_UP_PENDING)) {
+                off.setString(1, receiver);
+                off.setLong(2, nowMillis);
+                off.executeUpdate();
+                giveUp.setString(1, receiver);
+                int kept = giveUp.executeUpdate();
+                connection.commit();
+                return kept;
+            } catch (SQLException | RuntimeException e) {
+                StoreSql.rollbackQuietly(connection, e);
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        });
+    }
+
+    @Override
+    public boolean isOff(String receiver) {
+        return countWhere(StoreSql.IS_OFF, receiver) > 0;
+    }
+
+    /** Turns {@code receiver} (its key) on again after {@link #turnOff}; returns whether it was off. */
+    public boolean turnOn(String receiver) {
+        return write(connection -> {
+            try (PreparedStatement on = connection.prepareStatement(StoreSql.TURN_ON)) {
+                on.setString(1, receiver);
+                return on.executeUpdate() > 0;
+            }
+        });
+    }
+
     /** Up to {@code limit} events given up on, of {@code receiver} (its key) or of every receiver, oldest first. */
     public List<PlantEvent> givenUp(Optional<String> receiver, int limit) {
         try (Connection connection = dataSource.getConnection();

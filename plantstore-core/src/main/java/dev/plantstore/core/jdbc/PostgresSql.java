@@ -49,14 +49,15 @@ final class PostgresSql extends StoreSql {
             + "traces.traceparent, traces.tracestate FROM stored "
             + "JOIN unnest(?::bigint[], ?::text[], ?::text[]) AS traces (id, traceparent, tracestate) USING (id) "
             + "CROSS JOIN unnest(?::text[], ?::bigint[]) AS receivers (receiver, lease) "
-            + "RETURNING " + EVENT_COLUMNS + "; "
+            + "WHERE " + UNLESS_OFF.formatted("receivers.receiver") + " RETURNING " + EVENT_COLUMNS + "; "
             + "WITH removed AS (DELETE FROM plants WHERE id = ANY (?::bigint[]) RETURNING id) "
             + "INSERT INTO webhook_outbox (receiver, plant_id, type, recorded_at, leased_until, traceparent, "
             + "tracestate) SELECT receiver, id, '" + PlantEvent.DELETED + "', ?, "
             + LEASE_UNLESS_BEHIND.formatted("receivers.receiver", "removed.id", "receivers.lease") + ", "
             + "traces.traceparent, traces.tracestate FROM removed "
             + "JOIN unnest(?::bigint[], ?::text[], ?::text[]) AS traces (id, traceparent, tracestate) USING (id) "
-            + "CROSS JOIN unnest(?::text[], ?::bigint[]) AS receivers (receiver, lease) RETURNING " + EVENT_COLUMNS;
+            + "CROSS JOIN unnest(?::text[], ?::bigint[]) AS receivers (receiver, lease) "
+            + "WHERE " + UNLESS_OFF.formatted("receivers.receiver") + " RETURNING " + EVENT_COLUMNS;
 
     /**
      * A claim locks the rows it takes ({@code FOR UPDATE SKIP LOCKED}), so two claims never take the same row. The
@@ -116,8 +117,8 @@ final class PostgresSql extends StoreSql {
     }
 
     @Override
-    String schemaTableExists() {
-        return "SELECT to_regclass('plantstore_schema') IS NOT NULL";
+    String hasTable(String table) {
+        return "SELECT to_regclass('" + table + "') IS NOT NULL";
     }
 
     @Override

@@ -35,7 +35,7 @@ public final class Schema {
     }
 
     private static final List<Step> STEPS = List.of(Schema::createVersion1, Schema::toVersion2,
-            (statement, sql) -> toVersion3(statement));
+            (statement, sql) -> toVersion3(statement), (statement, sql) -> toVersion4(statement));
 
     /** This release's version. */
     static final int VERSION = STEPS.size();
@@ -107,7 +107,7 @@ public final class Schema {
     }
 
     private static int version(Statement statement, StoreSql sql) throws SQLException {
-        try (ResultSet row = statement.executeQuery(sql.schemaTableExists())) {
+        try (ResultSet row = statement.executeQuery(sql.hasTable("plantstore_schema"))) {
             if (!row.next() || !row.getBoolean(1)) {
                 return 0;
             }
@@ -132,6 +132,11 @@ public final class Schema {
      * Version 1's tables are created only if absent, so a database without them recorded is no contradiction.
      */
     private static int builtVersion(Statement statement, StoreSql sql) throws SQLException {
+        try (ResultSet row = statement.executeQuery(sql.hasTable(StoreSql.RECEIVERS_OFF))) {
+            if (row.next() && row.getBoolean(1)) {
+                return 4;
+            }
+        }
         try (ResultSet row = statement.executeQuery(sql.hasColumn("webhook_outbox", "traceparent"))) {
             if (row.next() && row.getBoolean(1)) {
                 return 3;
@@ -206,6 +211,14 @@ public final class Schema {
     private static void toVersion3(Statement statement) throws SQLException {
         statement.execute("ALTER TABLE webhook_outbox ADD COLUMN traceparent TEXT");
         statement.execute("ALTER TABLE webhook_outbox ADD COLUMN tracestate TEXT");
+    }
+
+    /**
+     * The receivers turned off after a {@code 410 Gone}, kept for every instance and across restarts. A release of
+     * version 3 running beside this one during a rolling upgrade still records events for them, which wait pending.
+     */
+    private static void toVersion4(Statement statement) throws SQLException {
+        statement.execute(StoreSql.CREATE_RECEIVERS_OFF);
     }
 
     private static void redactReceivers(Statement statement) throws SQLException {

@@ -32,7 +32,7 @@ final class SqliteSql extends StoreSql {
     private static final String RECORD_EVENT = "INSERT INTO webhook_outbox "
             + "(receiver, plant_id, type, name, tag, recorded_at, leased_until, traceparent, tracestate) "
             + "SELECT ?1, ?2, ?3, ?4, ?5, ?6, " + LEASE_UNLESS_BEHIND.formatted("?1", "?2", "?7") + ", ?8, ?9 "
-            + "RETURNING " + EVENT_COLUMNS;
+            + "WHERE " + UNLESS_OFF.formatted("?1") + " RETURNING " + EVENT_COLUMNS;
 
     private static final String CLAIM = "UPDATE webhook_outbox SET leased_until = ? WHERE seq IN ("
             + CLAIMABLE + ") RETURNING " + EVENT_COLUMNS;
@@ -87,8 +87,8 @@ final class SqliteSql extends StoreSql {
     }
 
     @Override
-    String schemaTableExists() {
-        return "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'plantstore_schema'";
+    String hasTable(String table) {
+        return "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = '" + table + "'";
     }
 
     @Override

@@ -35,8 +35,8 @@ abstract class StoreSql {
         this.queryTimeoutSeconds = queryTimeoutSeconds;
     }
 
-    /** A query of one boolean row: whether the table {@code plantstore_schema} exists. */
-    abstract String schemaTableExists();
+    /** A query of one boolean row: whether {@code table} exists. */
+    abstract String hasTable(String table);
 
     /** A query of one boolean row: whether {@code table} has {@code column}. */
     abstract String hasColumn(String table, String column);
@@ -219,6 +219,20 @@ abstract class StoreSql {
             "UPDATE webhook_outbox SET attempts = attempts + 1, due_at = ?, leased_until = 0";
     static final String GIVE_UP =
             "UPDATE webhook_outbox SET attempts = attempts + 1, state = " + UNDELIVERABLE + ", leased_until = 0";
+
+    /** The receivers turned off after a {@code 410 Gone}, for every process on the database. */
+    static final String RECEIVERS_OFF = "webhook_receivers_off";
+    /** Version 4's table of the receivers turned off. */
+    static final String CREATE_RECEIVERS_OFF = "CREATE TABLE " + RECEIVERS_OFF
+            + " (receiver TEXT PRIMARY KEY, off_since BIGINT NOT NULL)";
+    /** An event is recorded only for a receiver not turned off; the parameter is the receiver. */
+    static final String UNLESS_OFF = "NOT EXISTS (SELECT 1 FROM " + RECEIVERS_OFF + " off WHERE off.receiver = %s)";
+    static final String TURN_OFF = "INSERT INTO " + RECEIVERS_OFF + " (receiver, off_since) VALUES (?, ?) "
+            + "ON CONFLICT (receiver) DO NOTHING";
+    static final String GIVE_UP_PENDING = "UPDATE webhook_outbox SET state = " + UNDELIVERABLE + ", leased_until = 0 "
+            + "WHERE receiver = ? AND state = " + PENDING;
+    static final String IS_OFF = "SELECT count(*) FROM " + RECEIVERS_OFF + " WHERE receiver = ?";
+    static final String TURN_ON = "DELETE FROM " + RECEIVERS_OFF + " WHERE receiver = ?";
 
     static final String PENDING_COUNT = "SELECT count(*) FROM webhook_outbox WHERE receiver = ? AND state = "
             + PENDING;

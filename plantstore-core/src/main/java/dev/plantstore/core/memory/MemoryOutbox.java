@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -78,6 +79,8 @@ public final class MemoryOutbox implements Outbox, Backlogs {
     }
 
     private final Map<String, ReceiverEvents> receivers;
+    /** Receivers turned off after a {@code 410 Gone}: until the process ends, as nothing else can turn them on. */
+    private final Set<String> off = ConcurrentHashMap.newKeySet();
     private final AtomicLong lastSeq = new AtomicLong();
     private final CommittedEvents committed = new CommittedEvents();
 
@@ -119,6 +122,9 @@ public final class MemoryOutbox implements Outbox, Backlogs {
     void record(String type, long plantId, Plant plant, Optional<TraceContext> trace) {
         long now = System.currentTimeMillis();
         for (var receiver : receivers.entrySet()) {
+            if (off.contains(receiver.getKey())) {
+                continue;
+            }
             long seq = lastSeq.incrementAndGet();
             ReceiverEvents events = receiver.getValue();
             events.waiting.incrementAndGet();
@@ -175,6 +181,24 @@ public final class MemoryOutbox implements Outbox, Backlogs {
     @Override
     public void giveUp(List<PlantEvent> events) {
         delivered(events);
+    }
+
+    /** Its pending events are dropped, as those given up on are. */
+    @Override
+    public int turnOff(String receiver, long nowMillis) {
+        off.add(receiver);
+        ReceiverEvents events = receivers.get(receiver);
+        synchronized (events) {
+            TreeMap<Long, Entry> held = events.current();
+            int dropped = held.size();
+            List.copyOf(held.keySet()).forEach(events::settled);
+            return dropped;
+        }
+    }
+
+    @Override
+    public boolean isOff(String receiver) {
+        return off.contains(receiver);
     }
 
     @Override

@@ -77,6 +77,15 @@ public final class DeliveryReport {
         }
     }
 
+    /** Whether the receiver is turned off after a {@code 410 Gone}, told at start and on each change. */
+    public void turnedOff(boolean off) {
+        try {
+            listener.turnedOff(receiver, off);
+        } catch (RuntimeException e) {
+            listenerFailed(e);
+        }
+    }
+
     private static void listenerFailed(RuntimeException e) {
         LOG.log(System.Logger.Level.WARNING, "events: the listener failed", e);
     }

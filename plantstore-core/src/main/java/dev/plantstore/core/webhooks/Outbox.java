@@ -40,6 +40,16 @@ public interface Outbox {
      */
     void giveUp(List<PlantEvent> events);
 
+    /**
+     * Turns {@code receiver} off, after it answered {@code 410 Gone}: no event is recorded for it until an operator
+     * turns it on again, for every process on the store, and its pending events are given up on (kept as
+     * undeliverable where {@link #giveUp} keeps them). Returns how many were pending.
+     */
+    int turnOff(String receiver, long nowMillis);
+
+    /** Whether {@code receiver} is turned off ({@link #turnOff}); cheap enough to ask every second. */
+    boolean isOff(String receiver);
+
     /** Where the store publishes the events of each commit, for a delivery to subscribe to. */
     CommittedEvents committed();
 
