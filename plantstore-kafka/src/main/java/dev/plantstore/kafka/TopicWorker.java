@@ -2,6 +2,7 @@ package dev.plantstore.kafka;
 
 import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.threads.DaemonThreads;
+import dev.plantstore.core.webhooks.DeliveredEvents;
 import dev.plantstore.core.webhooks.DeliveryLoop;
 import dev.plantstore.core.webhooks.DeliveryReport;
 import dev.plantstore.core.webhooks.DeliverySettings;
@@ -23,10 +24,11 @@ import org.apache.kafka.common.errors.InterruptException;
 
 /**
  * Sends one sink's events to its topic, on a thread of its own, turn by turn: it settles the sends the producer
- * answered (delivered events leave the outbox; failed ones are due again after the back-off, or given up on past the
- * retry period), then claims the next page of due events from the outbox and hands each to the producer, which
- * batches them. One plant's next event is claimed only once its last is settled, so each plant's events reach the
- * topic in the order of their writes. While the brokers refuse or cannot be reached ({@link BrokerHealth}), one event
+ * answered (delivered events leave the outbox in batches, {@link DeliveredEvents}; failed ones are due again after the
+ * back-off, or given up on past the retry period), then claims the next page of due events from the outbox, at most
+ * every {@link #CLAIM_EVERY} unless the last page was full, and hands each to the producer, which batches them. One
+ * plant's next event is claimed only once its last is settled, so each plant's events reach the topic in the order of
+ * their writes. While the brokers refuse or cannot be reached ({@link BrokerHealth}), one event
  * at a time goes, each after the back-off. Writes wait ({@link WritePacing}) while a claim finds a full page of recent
  * events and the producer has a page of sends to spare: the outbox is counted without a scan, by its claims.
  */
@@ -36,6 +38,11 @@ final class TopicWorker {
     static final int PAGE = 500;
     /** Sends unanswered at most: a few pages, enough to keep the producer's batches full. */
     static final int IN_FLIGHT = 4 * PAGE;
+    /**
+     * After a claim that found less than a page, how long the next waits: each claim costs the store a statement
+     * whatever it finds, and commits and answers would otherwise each bring one.
+     */
+    static final Duration CLAIM_EVERY = Duration.ofMillis(50);
     /** How often the outbox is looked at with nothing committed here meanwhile (other instances, retries due). */
     static final Duration IDLE_LOOK = Duration.ofSeconds(1);
     /** How long a stop waits for the sends under way to be answered, so that their events are settled. */
@@ -57,12 +64,15 @@ final class TopicWorker {
     private final Queue<Sent> ended = new ConcurrentLinkedQueue<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final WritePacing pacing = new WritePacing(PAGE - 1);
+    private final DeliveredEvents delivered;
     private final Thread thread;
     private volatile boolean stopped;
+    private long nextClaimMillis;
 
     TopicWorker(KafkaSink sink, Outbox outbox, Producer<String, byte[]> producer, BrokerHealth health) {
         this.key = DeliverySettings.receiverKey(sink.target());
         this.outbox = outbox;
+        this.delivered = new DeliveredEvents(outbox);
         this.producer = producer;
         this.records = new EventRecords(sink.topic());
         this.retries = new RetryPolicy(DeliverySettings.FIRST_RETRY, sink.retryPeriod());
@@ -135,6 +145,7 @@ final class TopicWorker {
             while (!health.failing() && System.nanoTime() - deadline < 0) {
                 long now = System.currentTimeMillis();
                 settle(now);
+                delivered.removeNow();
                 List<PlantEvent> page = outbox.claim(key, now, PAGE);
                 if (page.isEmpty() && inFlight.get() == 0) {
                     break;
@@ -145,6 +156,7 @@ final class TopicWorker {
             }
             producer.close(STOP_FLUSH);
             settle(System.currentTimeMillis());
+            delivered.removeNow();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "kafka to " + key + ": at stop, the outbox failed: "
                     + BrokerHealth.describeLocally(e));
@@ -165,11 +177,17 @@ final class TopicWorker {
             pacing.letWritesGo();
             return IDLE_LOOK.toMillis();
         }
+        if (now < nextClaimMillis) {
+            return nextClaimMillis - now;
+        }
+        delivered.removeNow();
         List<PlantEvent> page = outbox.claim(key, now, PAGE);
         page.forEach(this::send);
         // A claim returns the events in the order they were recorded: the first is the oldest.
         pacing.decide(page.size(), page.isEmpty() ? now : page.get(0).recordedAtMillis(), now, false);
-        return page.size() == PAGE ? 0 : IDLE_LOOK.toMillis();
+        boolean full = page.size() == PAGE;
+        nextClaimMillis = full ? now : now + CLAIM_EVERY.toMillis();
+        return full ? 0 : IDLE_LOOK.toMillis();
     }
 
     /** While the brokers fail: one event at a time, each after the back-off; with none, a look at the topic. */
@@ -180,6 +198,7 @@ final class TopicWorker {
         if (now < health.nextProbeMillis()) {
             return health.nextProbeMillis() - now;
         }
+        delivered.removeNow();
         List<PlantEvent> one = outbox.claim(key, now, 1);
         if (one.isEmpty()) {
             health.check(producer, now);
@@ -211,11 +230,12 @@ final class TopicWorker {
 
     /** Takes in the sends answered since the last turn. */
     private void settle(long now) {
-        List<PlantEvent> delivered = new ArrayList<>();
+        boolean anyDelivered = false;
         List<Sent> failed = new ArrayList<>();
         Sent sent;
         while ((sent = ended.poll()) != null) {
             if (sent.failure() == null) {
+                anyDelivered = true;
                 delivered.add(sent.event());
                 report.attempted(WebhookListener.Outcome.DELIVERED);
                 report.delivered(sent.endedAtMillis() - sent.event().recordedAtMillis());
@@ -223,8 +243,8 @@ final class TopicWorker {
                 failed.add(sent);
             }
         }
-        if (!delivered.isEmpty()) {
-            outbox.delivered(delivered);
+        delivered.removeWhenDue();
+        if (anyDelivered) {
             health.delivered();
         }
         if (!failed.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.plantstore.webhooks;
 
+import dev.plantstore.core.webhooks.DeliveredEvents;
 import dev.plantstore.core.webhooks.Outbox;
 import dev.plantstore.core.webhooks.Outbox.Backlogs;
 import dev.plantstore.core.webhooks.PlantEvent;
@@ -25,29 +26,26 @@ final class ReceiverFeed {
     static final int WAITING_IN_MEMORY = 8_192;
     /** How often an idle worker looks for events that another instance recorded, or whose retry fell due. */
     static final Duration IDLE_LOOK = Duration.ofSeconds(1);
-    /** How often delivered events leave the outbox, at least. */
-    static final Duration DELETE_EVERY = Duration.ofMillis(100);
     /**
      * An event that waited in memory longer than this shows the worker is behind: the receiver's events then go
      * through the table, oldest first, until the worker has caught up.
      */
     private static final Duration LONGEST_WAIT_IN_MEMORY = Duration.ofSeconds(5);
-    private static final int DELETE_BATCH = 1_024;
 
     private final String key;
     private final Outbox outbox;
     /** Events this process recorded and leased, in the order their batches committed. */
     private final Queue<PlantEvent> waiting = new ConcurrentLinkedQueue<>();
     private final AtomicInteger waitingCount = new AtomicInteger();
-    private final List<PlantEvent> deliveredNotYetRemoved = new ArrayList<>();
+    private final DeliveredEvents delivered;
     /** True while the outbox may hold claimable events: at start, and after others were recorded. */
     private volatile boolean claimWanted = true;
     private long nextLookMillis;
-    private long lastRemovalNanos = System.nanoTime();
 
     ReceiverFeed(String key, Outbox outbox) {
         this.key = key;
         this.outbox = outbox;
+        this.delivered = new DeliveredEvents(outbox);
     }
 
     /** Whether more events recorded by this process fit in memory. */
@@ -162,28 +160,23 @@ final class ReceiverFeed {
 
     /** The receiver has {@code event}: it leaves the outbox with the next batch of removals. */
     void delivered(PlantEvent event) {
-        deliveredNotYetRemoved.add(event);
+        delivered.add(event);
     }
 
-    /** Removes the delivered events once a batch of them is full, or every {@link #DELETE_EVERY}. */
+    /** Removes the delivered events when a batch of them is due ({@link DeliveredEvents}). */
     void removeDeliveredWhenDue() {
-        if (deliveredNotYetRemoved.size() >= DELETE_BATCH
-                || System.nanoTime() - lastRemovalNanos >= DELETE_EVERY.toNanos()) {
-            removeDelivered();
+        if (delivered.removeWhenDue()) {
+            claimWanted = true;
         }
     }
 
     /**
-     * Delivered events leave the outbox many at a time, and before a claim; then the events of their plants that
-     * waited behind them may go, so the next turn claims.
+     * Removes the delivered events now, as before a claim; then the events of their plants that waited behind them
+     * may go, so the next turn claims.
      */
     void removeDelivered() {
-        lastRemovalNanos = System.nanoTime();
-        if (deliveredNotYetRemoved.isEmpty()) {
-            return;
+        if (delivered.removeNow()) {
+            claimWanted = true;
         }
-        outbox.delivered(deliveredNotYetRemoved);
-        deliveredNotYetRemoved.clear();
-        claimWanted = true;
     }
 }

@@ -3,6 +3,7 @@ package dev.plantstore.webhooks;
 import dev.plantstore.core.WebhookListener;
 import dev.plantstore.core.threads.DaemonThreads;
 import dev.plantstore.core.webhooks.CommittedEvents;
+import dev.plantstore.core.webhooks.DeliveredEvents;
 import dev.plantstore.core.webhooks.DeliveryLoop;
 import dev.plantstore.core.webhooks.DeliveryReport;
 import dev.plantstore.core.webhooks.DeliverySettings;
@@ -193,7 +194,7 @@ final class ReceiverWorker {
         if (free >= room / 2 && feed.claimWanted()) {
             return 0;
         }
-        long wait = Math.min(ReceiverFeed.DELETE_EVERY.toMillis(), feed.nextLookMillis() - now);
+        long wait = Math.min(DeliveredEvents.REMOVE_EVERY.toMillis(), feed.nextLookMillis() - now);
         long untilPermit = ceiling.map(limit -> limit.millisToNextPermit(System.nanoTime())).orElse(0L);
         if (free <= 0 && untilPermit > 0) {
             wait = Math.min(wait, untilPermit);
