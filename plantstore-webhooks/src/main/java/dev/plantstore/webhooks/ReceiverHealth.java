@@ -87,6 +87,12 @@ final class ReceiverHealth {
         return cause == null || cause == failure ? shown : shown + " (" + describe(cause) + ")";
     }
 
+    /** What a line about a receiver turned off tells the operator to do. */
+    static String untilTurnedOn(String key) {
+        return "nothing is sent to it or recorded for it until `java -jar plantstore.jar webhooks enable " + key
+                + "` turns it on again";
+    }
+
     /** The receiver is turned off: it stays so until {@link #turnedOn}. */
     void turnedOff() {
         state = State.TURNED_OFF;

@@ -152,6 +152,7 @@ final class ReceiverWorker {
             checkTurnedOff(now);
         }
         if (health.state() == ReceiverHealth.State.TURNED_OFF) {
+            // Whatever a batch leased here meanwhile was given up on with the receiver.
             pacing.letWritesGo();
             feed.dropWaiting();
             return Math.max(1, nextOffCheckMillis - now);
@@ -212,10 +213,8 @@ final class ReceiverWorker {
         boolean wasOff = health.state() == ReceiverHealth.State.TURNED_OFF;
         if (off && !wasOff) {
             health.turnedOff();
-            feed.dropWaiting();
-            LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": turned off (it answered 410 Gone); nothing "
-                    + "is sent to it or recorded for it until `java -jar plantstore.jar webhooks enable " + key
-                    + "` turns it on again");
+            LOG.log(System.Logger.Level.WARNING, "webhooks to " + key + ": turned off (it answered 410 Gone); "
+                    + ReceiverHealth.untilTurnedOn(key));
         } else if (!off && wasOff) {
             health.turnedOn();
             feed.othersRecorded();

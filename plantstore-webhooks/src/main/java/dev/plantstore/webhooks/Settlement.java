@@ -77,13 +77,11 @@ final class Settlement {
     /** The receiver answered {@code 410 Gone}: it is turned off, and its pending events are given up on. */
     private void turnOff(long now) {
         int kept = outbox.turnOff(key, now);
-        feed.dropWaiting();
         health.turnedOff();
         report.turnedOff(true);
         ReceiverHealth.LOG.log(System.Logger.Level.ERROR, "webhooks to " + key + ": answered 410 Gone, so it is "
-                + "turned off: nothing is sent to it or recorded for it until `java -jar plantstore.jar webhooks "
-                + "enable " + key + "` turns it on again; its " + kept + " pending events are undeliverable "
-                + "(`webhooks redeliver` sends them again)");
+                + "turned off: " + ReceiverHealth.untilTurnedOn(key) + "; its " + kept + " pending events are "
+                + "undeliverable (`webhooks redeliver` sends them again)");
     }
 
     /** A failed attempt's event is due again after the back-off, and not before {@code notBefore}. */
