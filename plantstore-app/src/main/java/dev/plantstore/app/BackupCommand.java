@@ -2,7 +2,6 @@ package dev.plantstore.app;
 
 import static dev.plantstore.app.Options.STORE;
 
-import dev.plantstore.sqlite.DurableSqlite;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -64,7 +63,7 @@ final class BackupCommand {
             System.err.println("plantstore: there is no store at " + sqlite.file());
             return 1;
         }
-        try (Connection connection = DurableSqlite.dataSource(sqlite.file()).getConnection();
+        try (Connection connection = OpenStore.sqlite(sqlite.file()).getConnection();
              PreparedStatement copy = connection.prepareStatement("VACUUM INTO ?")) {
             copy.setString(1, target.toString());
             copy.execute();

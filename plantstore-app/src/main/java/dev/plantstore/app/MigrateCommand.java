@@ -5,7 +5,6 @@ import static dev.plantstore.app.Options.STORE;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.JdbcSchema;
-import dev.plantstore.sqlite.DurableSqlite;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
@@ -97,7 +96,7 @@ final class MigrateCommand {
             throws StartupException {
         if (store instanceof StoreSpec.Sqlite sqlite) {
             closing.opened("the store's lock file", OpenStore.lockExclusively(sqlite.file()), OpenStore::release);
-            return DurableSqlite.dataSource(sqlite.file());
+            return OpenStore.sqlite(sqlite.file());
         }
         var config = OpenStore.postgresConfig((StoreSpec.Postgres) store, secrets, OpenStore.COMMAND_POOL_SIZE);
         // A step may rewrite a large table for longer than the server waits for any answer; the operator watches it.

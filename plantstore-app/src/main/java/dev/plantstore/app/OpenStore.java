@@ -9,6 +9,7 @@ import dev.plantstore.core.JdbcStoreSettings;
 import dev.plantstore.core.PlantStore;
 import dev.plantstore.core.PlantStores;
 import dev.plantstore.core.Webhooks;
+import dev.plantstore.sqlite.DurableSqlite;
 import dev.plantstore.sqlite.SqliteFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.sqlite.SQLiteDataSource;
 
 /**
  * Opens the store the server runs on. What it holds open (a file lock, a connection pool, the store itself) is recorded
@@ -134,6 +136,15 @@ final class OpenStore {
             return postgres.redacted();
         }
         return "memory";
+    }
+
+    /**
+     * The SQLite store in {@code file}, for a command: the native library is loaded first, as {@link #open} loads it,
+     * so that the driver never cleans up the copies other processes unpacked in the temporary folder.
+     */
+    static SQLiteDataSource sqlite(Path file) {
+        SqliteNativeLibrary.load();
+        return DurableSqlite.dataSource(file);
     }
 
     /**

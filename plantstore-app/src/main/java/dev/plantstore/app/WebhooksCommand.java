@@ -10,7 +10,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.plantstore.core.UndeliverableEvents;
 import dev.plantstore.core.Webhooks;
 import dev.plantstore.kafka.KafkaSink;
-import dev.plantstore.sqlite.DurableSqlite;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -234,7 +233,7 @@ final class WebhooksCommand {
 
     private static DataSource dataSource(StoreSpec store, Options.Secrets secrets) {
         if (store instanceof StoreSpec.Sqlite sqlite) {
-            SQLiteDataSource existing = DurableSqlite.dataSource(sqlite.file());
+            SQLiteDataSource existing = OpenStore.sqlite(sqlite.file());
             // Never creates the file, not even one removed since it was found to exist.
             existing.getConfig().resetOpenMode(SQLiteOpenMode.CREATE);
             return existing;
