@@ -21,20 +21,14 @@ public final class VerifyWebhook {
     private VerifyWebhook() {
     }
 
-    /**
-     * Signed with {@code key}, and sent within five minutes of now (an older request may be a replay). The key is the
-     * shared secret ({@code whsec_}) or the server's public key ({@code whpk_}).
-     */
+    /** Signed with the secret (whsec_) or public key (whpk_), and sent within five minutes (else maybe a replay). */
     public static boolean isAuthentic(String key, String id, String timestamp, String signatures, byte[] body)
             throws GeneralSecurityException {
         long age = Instant.now().getEpochSecond() - Long.parseLong(timestamp);
         return Math.abs(age) <= 300 && isSigned(key, id, timestamp, signatures, body);
     }
 
-    /**
-     * One of the space-separated {@code webhook-signature}s signs id.timestamp.body: with a {@code whsec_} secret, a
-     * {@code v1,} HMAC; with a {@code whpk_} public key, a {@code v1a,} Ed25519 signature.
-     */
+    /** One of the webhook-signatures signs id.timestamp.body: a v1, HMAC for a secret, a v1a, one for a key. */
     public static boolean isSigned(String key, String id, String timestamp, String signatures, byte[] body)
             throws GeneralSecurityException {
         byte[] signed = (id + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8);
