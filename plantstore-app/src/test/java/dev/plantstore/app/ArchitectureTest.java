@@ -51,6 +51,12 @@ class ArchitectureTest {
 
     private static final Pattern MDC_LITERAL = Pattern.compile("\\bMDC\\.(?:put|get|remove)\\(\"");
 
+    /** What follows a type's Javadoc: any annotations and modifiers, then the kind of type and its name. */
+    private static final Pattern TYPE_AFTER_JAVADOC = Pattern.compile("\\s*(?:@\\w+(?:\\([^)]*\\))?\\s*)*"
+            + "(?:(?:public|protected|private|static|final|abstract|sealed|non-sealed) )*"
+            + "(?:class|interface|record|enum) (\\w+)");
+    private static final int MOST_JAVADOC_LINES = 12;
+
     private static final Map<String, MainClass> CLASSES = readMainClasses();
 
     @Test
@@ -129,6 +135,31 @@ class ArchitectureTest {
             }
             return matching;
         }
+    }
+
+    /** A type's Javadoc says what it is for and links the page that explains more. */
+    @Test
+    void noTypesJavadocIsOver12Lines() throws IOException {
+        List<String> over = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(ROOT)) {
+            for (Path module : modules.filter(dir -> Files.isDirectory(dir.resolve("src/main/java"))).sorted()
+                    .toList()) {
+                try (Stream<Path> files = Files.walk(module.resolve("src/main/java"))) {
+                    for (Path file : files.filter(path -> path.toString().endsWith(".java")).sorted().toList()) {
+                        String source = Files.readString(file);
+                        for (int start = source.indexOf("/**"); start >= 0; start = source.indexOf("/**", start + 3)) {
+                            int end = source.indexOf("*/", start);
+                            Matcher type = TYPE_AFTER_JAVADOC.matcher(source).region(end + 2, source.length());
+                            long lines = source.substring(start, end).lines().count();
+                            if (type.lookingAt() && lines > MOST_JAVADOC_LINES) {
+                                over.add(type.group(1) + " " + lines);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), over, "types whose Javadoc is over " + MOST_JAVADOC_LINES + " lines");
     }
 
     @Test

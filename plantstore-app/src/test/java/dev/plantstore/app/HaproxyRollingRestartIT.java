@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -143,41 +144,32 @@ class HaproxyRollingRestartIT {
         return process;
     }
 
-    /** The configuration docs/operations.md shows, on this test's ports, with a stats page to watch the checks. */
-    static String haproxyConfig(int frontend, int stats, int portA, int portB) {
-        return """
-                global
-                    maxconn 4096
-
-                defaults
-                    mode http
-                    timeout connect 2s
-                    timeout client 30s
-                    timeout server 30s
-                    # A freshly started JVM can take a second or two to answer its first check.
-                    timeout check 2s
-                    # A connection refused (an instance stopped or killed) is retried on the other instance;
-                    # a request that reached an instance is never sent twice.
-                    retries 3
-                    option redispatch
-
-                frontend plantstore
-                    bind 127.0.0.1:%d
-                    default_backend plantstore
-
-                backend plantstore
-                    balance roundrobin
-                    option httpchk GET /health/ready
-                    http-check expect status 200
-                    default-server inter %dms fall %d rise 2
-                    server a 127.0.0.1:%d check
-                    server b 127.0.0.1:%d check
+    /**
+     * docs/deploy/haproxy.cfg on this test's addresses and check interval, with a stats page to watch the checks: every
+     * other line as shipped.
+     */
+    static String haproxyConfig(int frontend, int stats, int portA, int portB) throws IOException {
+        String shipped = Files.readString(ReaderShell.ROOT.resolve("docs/deploy/haproxy.cfg"));
+        String config = replacedOnce(shipped, "    bind :8080\n", "    bind 127.0.0.1:" + frontend + "\n");
+        config = replacedOnce(config, "    default-server inter 1s fall 2 rise 2\n",
+                "    default-server inter " + CHECK_INTERVAL_MILLIS + "ms fall " + FALL + " rise 2\n");
+        config = replacedOnce(config, "    server a 10.0.0.11:8080 check\n",
+                "    server a 127.0.0.1:" + portA + " check\n");
+        config = replacedOnce(config, "    server b 10.0.0.12:8080 check\n",
+                "    server b 127.0.0.1:" + portB + " check\n");
+        return "global\n    maxconn 4096\n\n" + config + """
 
                 listen stats
                     bind 127.0.0.1:%d
                     stats enable
                     stats uri /stats
-                """.formatted(frontend, CHECK_INTERVAL_MILLIS, FALL, portA, portB, stats);
+                """.formatted(stats);
+    }
+
+    private static String replacedOnce(String config, String line, String replacement) {
+        assertEquals(1, config.split(Pattern.quote(line), -1).length - 1,
+                "docs/deploy/haproxy.cfg has the line once: " + line);
+        return config.replace(line, replacement);
     }
 
     /** Polls HAProxy's CSV statistics until {@code server} has {@code status}, for up to 60 s. */
