@@ -21,9 +21,8 @@ class KubernetesManifestIT {
 
     @BeforeAll
     static void read() throws Exception {
-        List<JsonNode> documents = new ArrayList<>();
-        new YAMLMapper().readerFor(JsonNode.class).readValues(MANIFEST.toFile()).forEachRemaining(
-                document -> documents.add((JsonNode) document));
+        List<JsonNode> documents = new YAMLMapper().readerFor(JsonNode.class).<JsonNode>readValues(MANIFEST.toFile())
+                .readAll();
         assertEquals(List.of("PersistentVolumeClaim", "Deployment", "Service"),
                 documents.stream().map(document -> document.path("kind").asText()).toList());
         deployment = documents.get(1);
